@@ -1,0 +1,1 @@
+"""AutoWerewolf: LLM agents playing Werewolf under a pure rules engine."""

@@ -1,0 +1,177 @@
+"""Boards and game configuration, validated before a game starts."""
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from autowerewolf.rules.roles import GODS, Camp, Role, camp_of
+from autowerewolf.rules.variants import Variants, WinMode
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+DEFAULT_NAME_POOL: tuple[str, ...] = (
+    "Alex",
+    "Blair",
+    "Casey",
+    "Dana",
+    "Eli",
+    "Frankie",
+    "Gray",
+    "Harper",
+    "Indy",
+    "Jules",
+    "Kai",
+    "Lee",
+    "Morgan",
+    "Noor",
+    "Oakley",
+    "Parker",
+    "Quinn",
+    "Riley",
+    "Sage",
+    "Taylor",
+    "Uma",
+    "Val",
+    "Wren",
+    "Yael",
+)
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot make a legal game; the message names the problem."""
+
+
+class Board(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    roles: tuple[Role, ...]
+    variants: Variants = Variants()
+
+
+def _roles(**counts: int) -> tuple[Role, ...]:
+    return tuple(role for name, n in counts.items() for role in [Role(name)] * n)
+
+
+BOARDS: dict[str, Board] = {
+    "12-A": Board(
+        name="12-A", roles=_roles(werewolf=4, villager=4, seer=1, witch=1, hunter=1, guard=1)
+    ),
+    "12-B": Board(
+        name="12-B", roles=_roles(werewolf=4, villager=4, seer=1, witch=1, hunter=1, idiot=1)
+    ),
+    "9-standard": Board(
+        name="9-standard", roles=_roles(werewolf=3, villager=3, seer=1, witch=1, hunter=1)
+    ),
+    # Werewolf Arena's 8-player game: the Guard plays their Doctor (no repeat ban),
+    # no sheriff, majority exile and wolves winning at parity.
+    "8-arena": Board(
+        name="8-arena",
+        roles=_roles(werewolf=2, villager=4, seer=1, guard=1),
+        variants=Variants(
+            guard_no_repeat=False,
+            sheriff_enabled=False,
+            exile_needs_majority=True,
+            win_mode=WinMode.PARITY,
+        ),
+    ),
+}
+CUSTOM_BOARD = "custom"
+
+
+class GameConfig(BaseModel):
+    """Everything that fixes a game's rules and randomness. Build it with `make_config`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    board: str = Field(description="Preset name, or 'custom' for a validated role list.")
+    roles: tuple[Role, ...] = Field(description="Roles dealt, one per seat.")
+    variants: Variants = Field(description="Resolved rule flags.")
+    seed: int = Field(description="Root of every random draw in the game.")
+    name_pool: tuple[str, ...] = Field(description="Display names drawn per seat; empty = none.")
+    max_days: int = Field(
+        description="A game still undecided after this day ends as a draw (safety stop)."
+    )
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.roles)
+
+
+def _validate_roles(roles: Sequence[Role]) -> None:
+    wolves = sum(1 for r in roles if camp_of(r) is Camp.WOLF)
+    good = len(roles) - wolves
+    if wolves < 1:
+        raise ConfigError("board has no werewolf: at least one is required")
+    if wolves >= good:
+        raise ConfigError(
+            f"board has {wolves} wolves against {good} good players: wolves must be fewer"
+        )
+    repeated = sorted(r.value for r, n in Counter(roles).items() if r in GODS and n > 1)
+    if repeated:
+        raise ConfigError(f"special role(s) appear more than once: {', '.join(repeated)}")
+    if len(roles) > 99:
+        raise ConfigError(f"board has {len(roles)} seats: at most 99 are supported")
+
+
+def _parse_roles(names: Sequence[str | Role]) -> tuple[Role, ...]:
+    parsed = []
+    for name in names:
+        try:
+            parsed.append(Role(str(name).strip().lower()))
+        except ValueError:
+            known = ", ".join(r.value for r in Role)
+            raise ConfigError(f"unknown role {name!r} (known roles: {known})") from None
+    return tuple(parsed)
+
+
+def _condense(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "value"
+    if first["type"] == "extra_forbidden":
+        return f"unknown rule flag {where!r} (known flags: {', '.join(Variants.model_fields)})"
+    return f"bad value for {where!r}: {first['msg']}"
+
+
+def make_config(
+    board: str = "12-A",
+    *,
+    roles: Sequence[str | Role] | None = None,
+    variants: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    name_pool: Sequence[str] | None = None,
+    max_days: int = 30,
+) -> GameConfig:
+    """Resolve a board preset (or custom role list) plus flag overrides into a GameConfig."""
+    if roles is not None:
+        role_list = _parse_roles(roles)
+        base = BOARDS["12-A"].variants
+        board = CUSTOM_BOARD
+    elif board in BOARDS:
+        role_list = BOARDS[board].roles
+        base = BOARDS[board].variants
+    else:
+        raise ConfigError(
+            f"unknown board {board!r} (known boards: {', '.join(BOARDS)}, or roles=[...])"
+        )
+    _validate_roles(role_list)
+    try:
+        resolved = Variants.model_validate({**base.model_dump(), **dict(variants or {})})
+    except ValidationError as err:
+        raise ConfigError(_condense(err)) from None
+    pool = DEFAULT_NAME_POOL if name_pool is None else tuple(name_pool)
+    if pool and len(set(pool)) < len(role_list):
+        raise ConfigError(
+            f"name pool has {len(set(pool))} distinct names for {len(role_list)} seats"
+        )
+    if max_days < 1:
+        raise ConfigError(f"max_days must be at least 1, got {max_days}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ConfigError(f"seed must be an integer, got {seed!r}")
+    return GameConfig(
+        board=board,
+        roles=role_list,
+        variants=resolved,
+        seed=seed,
+        name_pool=pool,
+        max_days=max_days,
+    )

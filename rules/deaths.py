@@ -1,0 +1,42 @@
+"""Deaths and the death chain (RULES §5, §7): shot -> win check -> badge -> last words."""
+
+from autowerewolf.rules.common import event
+from autowerewolf.rules.events import Audience, Event, EventKind
+from autowerewolf.rules.roles import Role
+from autowerewolf.rules.state import Cause, ChainTask, GameState, TaskKind
+
+
+def kill(state: GameState, seat_id: str, cause: Cause, events: list[Event]) -> GameState:
+    events.append(event(state, EventKind.DEATH, Audience.OMNISCIENT, target=seat_id, value=cause))
+    return state.replace_seat(seat_id, alive=False, death_day=state.day, death_cause=cause)
+
+
+def can_shoot(state: GameState, seat_id: str) -> bool:
+    seat = state.seat(seat_id)
+    if seat.role is not Role.HUNTER:
+        return False
+    if seat.death_cause in (Cause.WOLF_KILL, Cause.EXILE):
+        return True
+    return seat.death_cause is Cause.POISON and state.config.variants.hunter_can_shoot_if_poisoned
+
+
+def gets_last_words(state: GameState, seat_id: str) -> bool:
+    """Night-1 deaths (any cause) and exiled players speak last words (RULES §5)."""
+    cause = state.seat(seat_id).death_cause
+    if cause is Cause.EXILE:
+        return True
+    night_death = cause in (Cause.WOLF_KILL, Cause.POISON)
+    return night_death and state.seat(seat_id).death_day == 1
+
+
+def push_chain(state: GameState, dead: tuple[str, ...]) -> GameState:
+    """Queue the chain for a batch of deaths in front of whatever is still pending."""
+    ordered = sorted(dead)
+    tasks = [ChainTask(kind=TaskKind.HUNTER_SHOT, seat=s) for s in ordered if can_shoot(state, s)]
+    tasks.append(ChainTask(kind=TaskKind.WIN_CHECK))
+    if state.sheriff in ordered:
+        tasks.append(ChainTask(kind=TaskKind.BADGE, seat=state.sheriff))
+    tasks += [
+        ChainTask(kind=TaskKind.LAST_WORDS, seat=s) for s in ordered if gets_last_words(state, s)
+    ]
+    return state.model_copy(update={"chain": (*tasks, *state.chain)})

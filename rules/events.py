@@ -1,0 +1,69 @@
+"""Typed events. Each carries its audience; views filter on it. Stored in checkpoints."""
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Audience(StrEnum):
+    PUBLIC = "public"
+    WOLVES = "wolves"
+    OMNISCIENT = "omniscient"  # moderator/log only
+    SEAT = "seat"  # one seat: `Event.seat`
+
+
+class EventKind(StrEnum):
+    GAME_START = "game_start"
+    ROLE = "role"  # your role (seat)
+    WOLF_TEAM = "wolf_team"  # your teammates (wolves)
+    DEAL = "deal"  # the full role map (omniscient)
+    NIGHT_START = "night_start"
+    WOLF_PROPOSAL = "wolf_proposal"
+    WOLF_TARGET = "wolf_target"
+    SEER_RESULT = "seer_result"
+    WITCH_INFO = "witch_info"
+    WITCH_CURE = "witch_cure"
+    WITCH_POISON = "witch_poison"
+    GUARD = "guard"
+    DEATH = "death"  # a death with its cause (omniscient)
+    DAY_START = "day_start"
+    SIGNUP = "signup"
+    SPEECH = "speech"
+    WITHDRAW = "withdraw"
+    BALLOT = "ballot"
+    VOTE_RESULT = "vote_result"
+    SHERIFF = "sheriff"  # elected, passed, lost, postponed
+    DEATHS_ANNOUNCED = "deaths_announced"
+    DIRECTION = "direction"
+    HUNTER_SHOT = "hunter_shot"
+    SELF_EXPLOSION = "self_explosion"
+    IDIOT_FLIP = "idiot_flip"
+    EXILE = "exile"
+    GAME_OVER = "game_over"
+
+
+class Event(BaseModel):
+    """One thing that happened. Flat on purpose: cheap to store, easy to filter and query."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: EventKind
+    day: int
+    phase: str
+    audience: Audience
+    seat: str | None = None  # the one seat for Audience.SEAT
+    actor: str | None = None
+    target: str | None = None
+    targets: tuple[str, ...] = ()
+    value: str | None = None
+    text: str | None = None
+    weight: float | None = None
+
+    def visible_to(self, seat: str, is_wolf: bool) -> bool:
+        if self.audience is Audience.PUBLIC:
+            return True
+        if self.audience is Audience.WOLVES:
+            return is_wolf
+        if self.audience is Audience.SEAT:
+            return self.seat == seat
+        return False

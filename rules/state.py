@@ -1,0 +1,168 @@
+"""Data-only game state. Frozen models: every rule returns a new state, never mutates one.
+
+Class paths and enum values are stored in checkpoints: keep them where they are.
+"""
+
+from enum import StrEnum
+
+from autowerewolf.rules.config import GameConfig
+from autowerewolf.rules.roles import Camp, Role, camp_of
+from pydantic import BaseModel, ConfigDict
+
+
+class Step(StrEnum):
+    """The current step. Decision steps wait for players; the others resolve on their own."""
+
+    WOLVES = "wolves"
+    SEER = "seer"
+    WITCH_CURE = "witch_cure"
+    WITCH_POISON = "witch_poison"
+    GUARD = "guard"
+    DAWN = "dawn"
+    ELECTION_SIGNUP = "election_signup"
+    ELECTION_SPEECH = "election_speech"
+    ELECTION_WITHDRAW = "election_withdraw"
+    ELECTION_VOTE = "election_vote"
+    ELECTION_PK_SPEECH = "election_pk_speech"
+    ANNOUNCE = "announce"
+    HUNTER_SHOT = "hunter_shot"
+    BADGE = "badge"
+    LAST_WORDS = "last_words"
+    SHERIFF_DIRECTION = "sheriff_direction"
+    DISCUSSION = "discussion"
+    EXILE_VOTE = "exile_vote"
+    EXILE_PK_SPEECH = "exile_pk_speech"
+    SELF_EXPLOSION = "self_explosion"
+    GAME_OVER = "game_over"
+
+
+class Cause(StrEnum):
+    WOLF_KILL = "wolf_kill"
+    POISON = "poison"
+    EXILE = "exile"
+    SHOT = "shot"
+    EXPLOSION = "explosion"
+
+
+class BadgeStatus(StrEnum):
+    UNDECIDED = "undecided"  # election not held yet
+    HELD = "held"
+    LOST = "lost"
+    DISABLED = "disabled"  # board without sheriff
+
+
+class TaskKind(StrEnum):
+    HUNTER_SHOT = "hunter_shot"
+    WIN_CHECK = "win_check"
+    BADGE = "badge"
+    LAST_WORDS = "last_words"
+
+
+class ChainTask(BaseModel):
+    """One pending step of a death chain (RULES §7)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: TaskKind
+    seat: str | None = None
+
+
+class Seat(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    role: Role
+    alive: bool = True
+    death_day: int | None = None
+    death_cause: Cause | None = None
+    revealed: bool = False  # role publicly known
+    idiot_flipped: bool = False
+
+    @property
+    def camp(self) -> Camp:
+        return camp_of(self.role)
+
+    @property
+    def is_wolf(self) -> bool:
+        return self.role is Role.WEREWOLF
+
+
+class Night(BaseModel):
+    """Tonight's choices; cleared when night falls."""
+
+    model_config = ConfigDict(frozen=True)
+
+    wolf_proposals: dict[str, str] = {}
+    wolf_target: str | None = None
+    seer_target: str | None = None
+    cured: bool = False
+    poison_target: str | None = None
+    guard_target: str | None = None
+
+
+class Election(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    signed_up: tuple[str, ...] = ()  # everyone who ever ran (they never vote)
+    candidates: tuple[str, ...] = ()  # still running
+    round: int = 1  # 2 = PK
+    explosions: int = 0
+    postponed: bool = False
+
+
+class Vote(BaseModel):
+    """The exile vote of the current day."""
+
+    model_config = ConfigDict(frozen=True)
+
+    round: int = 1
+    candidates: tuple[str, ...] = ()  # PK: the tied players
+
+
+class GameState(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    config: GameConfig
+    seats: tuple[Seat, ...]
+    day: int = 1
+    step: Step = Step.WOLVES
+    night: Night = Night()
+    cure_used: bool = False
+    poison_used: bool = False
+    last_guarded: str | None = None
+    unannounced: tuple[str, ...] = ()  # died at dawn, not yet announced: still publicly alive
+    dawn_deaths: tuple[str, ...] = ()  # announced deaths of the last dawn (speaking order)
+    sheriff: str | None = None
+    badge: BadgeStatus = BadgeStatus.UNDECIDED
+    election: Election = Election()
+    vote: Vote = Vote()
+    speakers: tuple[str, ...] = ()  # queue of the current sequential step
+    chain: tuple[ChainTask, ...] = ()
+    after_chain: Step = Step.DISCUSSION
+    day_cancelled: bool = False
+    exploder: str | None = None
+    winner: Camp | None = None
+    win_reason: str | None = None
+
+    def seat(self, seat_id: str) -> Seat:
+        return self.seats[int(seat_id[1:]) - 1]
+
+    @property
+    def living(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.seats if s.alive)
+
+    @property
+    def publicly_alive(self) -> tuple[str, ...]:
+        """Alive as far as the players know: the night's dead count until announced."""
+        return tuple(s.id for s in self.seats if s.alive or s.id in self.unannounced)
+
+    @property
+    def is_over(self) -> bool:
+        return self.step is Step.GAME_OVER
+
+    def replace_seat(self, seat_id: str, **changes: object) -> "GameState":
+        index = int(seat_id[1:]) - 1
+        seats = list(self.seats)
+        seats[index] = seats[index].model_copy(update=changes)
+        return self.model_copy(update={"seats": tuple(seats)})

@@ -1,0 +1,36 @@
+"""Win conditions (RULES §8)."""
+
+from autowerewolf.rules.roles import Camp, Role, is_god
+from autowerewolf.rules.state import GameState
+from autowerewolf.rules.variants import WinMode
+
+
+def check_winner(state: GameState) -> tuple[Camp, str] | None:
+    """The winning camp and why, or None while the game goes on.
+
+    When the good side's and the wolves' conditions hold at once, the wolves win
+    (RULES §8: "the kill comes first").
+    """
+    living = [s for s in state.seats if s.alive]
+    wolves = sum(1 for s in living if s.is_wolf)
+    good = len(living) - wolves
+    mode = state.config.variants.win_mode
+    wolf_reason: str | None = None
+    if mode is WinMode.CITY:
+        if good == 0:
+            wolf_reason = "every good player is dead"
+    elif mode is WinMode.PARITY:
+        if wolves >= good:
+            wolf_reason = "the wolves equal or outnumber the good players"
+    else:
+        board_has_villagers = any(r is Role.VILLAGER for r in state.config.roles)
+        board_has_gods = any(is_god(r) for r in state.config.roles)
+        if board_has_villagers and not any(s.role is Role.VILLAGER for s in living):
+            wolf_reason = "every villager is dead"
+        elif board_has_gods and not any(is_god(s.role) for s in living):
+            wolf_reason = "every god is dead"
+    if wolf_reason is not None:
+        return Camp.WOLF, wolf_reason
+    if wolves == 0:
+        return Camp.GOOD, "every werewolf is dead"
+    return None
