@@ -4,9 +4,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
 from autowerewolf.rules.roles import GODS, Camp, Role, camp_of
 from autowerewolf.rules.variants import Variants, WinMode
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 DEFAULT_NAME_POOL: tuple[str, ...] = (
     "Alex",

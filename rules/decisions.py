@@ -2,8 +2,9 @@
 
 from enum import StrEnum
 
-from autowerewolf.rules.state import Step
 from pydantic import BaseModel, ConfigDict
+
+from autowerewolf.rules.state import Step
 
 
 class Option(StrEnum):

@@ -5,9 +5,10 @@ Class paths and enum values are stored in checkpoints: keep them where they are.
 
 from enum import StrEnum
 
+from pydantic import BaseModel, ConfigDict
+
 from autowerewolf.rules.config import GameConfig
 from autowerewolf.rules.roles import Camp, Role, camp_of
-from pydantic import BaseModel, ConfigDict
 
 
 class Step(StrEnum):

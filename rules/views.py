@@ -1,0 +1,98 @@
+"""What each seat may know (RULES §9). Every prompt is built from these views only."""
+
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict
+
+from autowerewolf.rules.decisions import PendingDecision
+from autowerewolf.rules.events import Audience, Event
+from autowerewolf.rules.legal import pending_decision
+from autowerewolf.rules.roles import Camp, Role
+from autowerewolf.rules.state import GameState, Step
+
+
+class PlayerInfo(BaseModel):
+    """Public facts about one seat."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: str
+    name: str
+    alive: bool
+    sheriff: bool
+    revealed_role: Role | None  # only when public: Hunter shot, Idiot flip, explosion
+    can_vote: bool
+
+
+class SeatView(BaseModel):
+    """Everything one seat may know right now, and nothing else."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: str
+    name: str
+    role: Role
+    camp: Camp
+    day: int
+    step: Step
+    teammates: tuple[str, ...]  # other wolves, for a wolf
+    players: tuple[PlayerInfo, ...]
+    cure_available: bool | None  # Witch only
+    poison_available: bool | None  # Witch only
+    last_guarded: str | None  # Guard only
+    events: tuple[Event, ...]
+    options: tuple[str, ...]  # legal options if this seat must decide now
+    decision_key: str | None
+
+
+def public_players(state: GameState) -> tuple[PlayerInfo, ...]:
+    alive = set(state.publicly_alive)
+    reveal_dead = state.config.variants.reveal_role_on_death
+    return tuple(
+        PlayerInfo(
+            seat=s.id,
+            name=s.name,
+            alive=s.id in alive,
+            sheriff=s.id == state.sheriff,
+            revealed_role=s.role if s.revealed or (reveal_dead and s.id not in alive) else None,
+            can_vote=not s.idiot_flipped,
+        )
+        for s in state.seats
+    )
+
+
+def visible_events(events: Iterable[Event], seat_id: str, is_wolf: bool) -> tuple[Event, ...]:
+    return tuple(e for e in events if e.visible_to(seat_id, is_wolf))
+
+
+def public_events(events: Iterable[Event]) -> tuple[Event, ...]:
+    return tuple(e for e in events if e.audience is Audience.PUBLIC)
+
+
+def seat_view(
+    state: GameState,
+    events: Iterable[Event],
+    seat_id: str,
+    decision: PendingDecision | None = None,
+) -> SeatView:
+    """The view of `seat_id`; `decision` defaults to the pending one."""
+    me = state.seat(seat_id)
+    decision = decision if decision is not None else pending_decision(state)
+    options = decision.options.get(seat_id, ()) if decision is not None else ()
+    is_witch = me.role is Role.WITCH
+    return SeatView(
+        seat=me.id,
+        name=me.name,
+        role=me.role,
+        camp=me.camp,
+        day=state.day,
+        step=state.step,
+        teammates=tuple(s.id for s in state.seats if me.is_wolf and s.is_wolf and s.id != me.id),
+        players=public_players(state),
+        cure_available=(not state.cure_used) if is_witch else None,
+        poison_available=(not state.poison_used) if is_witch else None,
+        last_guarded=state.last_guarded if me.role is Role.GUARD else None,
+        events=visible_events(events, me.id, me.is_wolf),
+        options=options,
+        decision_key=decision.key if options and decision is not None else None,
+    )
