@@ -92,6 +92,9 @@ class GameConfig(BaseModel):
     max_days: int = Field(
         description="A game still undecided after this day ends as a draw (safety stop)."
     )
+    deal: tuple[Role, ...] | None = Field(
+        None, description="Roles by seat (P01 first) instead of a seeded deal, e.g. from a script."
+    )
 
     @property
     def n_seats(self) -> int:
@@ -141,6 +144,7 @@ def make_config(
     seed: int = 0,
     name_pool: Sequence[str] | None = None,
     max_days: int = 30,
+    deal: Sequence[str | Role] | None = None,
 ) -> GameConfig:
     """Resolve a board preset (or custom role list) plus flag overrides into a GameConfig."""
     if roles is not None:
@@ -168,7 +172,13 @@ def make_config(
         raise ConfigError(f"max_days must be at least 1, got {max_days}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ConfigError(f"seed must be an integer, got {seed!r}")
+    fixed_deal = _parse_roles(deal) if deal is not None else None
+    if fixed_deal is not None and Counter(fixed_deal) != Counter(role_list):
+        raise ConfigError(
+            f"deal {', '.join(fixed_deal)} does not match the board's roles {', '.join(role_list)}"
+        )
     return GameConfig(
+        deal=fixed_deal,
         board=board,
         roles=role_list,
         variants=resolved,

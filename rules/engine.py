@@ -70,9 +70,10 @@ _AUTOMATIC: dict[Step, Callable[[GameState, list[Event]], GameState]] = {
 
 
 def new_game(config: GameConfig) -> tuple[GameState, list[Event]]:
-    """Deal the roles and names from the seed and open Night 1."""
-    roles = list(config.roles)
-    rng_for(config.seed, "deal").shuffle(roles)
+    """Deal the roles (seeded, unless the config fixes the deal) and names; open Night 1."""
+    roles = list(config.deal or config.roles)
+    if config.deal is None:
+        rng_for(config.seed, "deal").shuffle(roles)
     names = (
         rng_for(config.seed, "names").sample(config.name_pool, len(roles))
         if config.name_pool
