@@ -186,3 +186,28 @@ def make_config(
         name_pool=pool,
         max_days=max_days,
     )
+
+
+class GameSetup(BaseModel):
+    """The serializable request for a game (CLI, scripts, API); `build()` validates it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    board: str = "12-A"
+    roles: tuple[str, ...] | None = None
+    variants: dict[str, Any] = {}
+    seed: int = 0
+    name_pool: tuple[str, ...] | None = None
+    max_days: int = 30
+    deal: tuple[str, ...] | None = None
+
+    def build(self) -> GameConfig:
+        return make_config(
+            self.board,
+            roles=self.roles,
+            variants=self.variants,
+            seed=self.seed,
+            name_pool=self.name_pool,
+            max_days=self.max_days,
+            deal=self.deal,
+        )

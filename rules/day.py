@@ -107,7 +107,7 @@ def apply_exile_vote(
         )
     leaders, totals = tally(ballots, weights)
     majority_needed = state.config.variants.exile_needs_majority
-    if len(leaders) == 1 and majority_needed and totals[leaders[0]] * 2 <= sum(weights.values()):
+    if len(leaders) == 1 and majority_needed and totals[leaders[0]] * 2 <= sum(totals.values()):
         leaders = ()
     summary = ", ".join(f"{s}: {w:g}" for s, w in sorted(totals.items())) or "no votes"
     events.append(

@@ -21,19 +21,27 @@ def can_shoot(state: GameState, seat_id: str) -> bool:
 
 
 def gets_last_words(state: GameState, seat_id: str) -> bool:
-    """Night-1 deaths (any cause) and exiled players speak last words (RULES §5)."""
-    cause = state.seat(seat_id).death_cause
+    """Night-1 deaths (any cause) and exiled players speak last words (RULES §5).
+
+    A wolf killed in the night who exploded before his death was announced gets none.
+    """
+    seat = state.seat(seat_id)
+    if seat.is_wolf and seat.revealed:
+        return False
+    cause = seat.death_cause
     if cause is Cause.EXILE:
         return True
     night_death = cause in (Cause.WOLF_KILL, Cause.POISON)
-    return night_death and state.seat(seat_id).death_day == 1
+    return night_death and seat.death_day == 1
 
 
 def push_chain(state: GameState, dead: tuple[str, ...]) -> GameState:
     """Queue the chain for a batch of deaths in front of whatever is still pending."""
     ordered = sorted(dead)
-    tasks = [ChainTask(kind=TaskKind.HUNTER_SHOT, seat=s) for s in ordered if can_shoot(state, s)]
-    tasks.append(ChainTask(kind=TaskKind.WIN_CHECK))
+    # The win check comes first: a decided game ends before any pending shot (RULES §8);
+    # a Hunter's victim gets its own chain, hence a check after the shot too (RULES §7).
+    tasks = [ChainTask(kind=TaskKind.WIN_CHECK)]
+    tasks += [ChainTask(kind=TaskKind.HUNTER_SHOT, seat=s) for s in ordered if can_shoot(state, s)]
     if state.sheriff in ordered:
         tasks.append(ChainTask(kind=TaskKind.BADGE, seat=state.sheriff))
     tasks += [

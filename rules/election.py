@@ -24,7 +24,7 @@ def explode(state: GameState, seat_id: str) -> GameState:
 
 def apply_signup(state: GameState, actions: Mapping[str, Action], events: list[Event]) -> GameState:
     runners = tuple(sorted(s for s, a in actions.items() if a.option == Option.RUN))
-    for seat_id in sorted(actions):
+    for seat_id in sorted(s for s, a in actions.items() if a.option != Option.EXPLODE):
         ran = seat_id in runners
         events.append(
             event(

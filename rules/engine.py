@@ -135,8 +135,10 @@ def apply(state: GameState, answers: Answers | None = None) -> tuple[GameState, 
     validate(state, answers)
     events: list[Event] = []
     if state.step in _AUTOMATIC:
-        return _AUTOMATIC[state.step](state, events), events
-    return _DECISIONS[state.step](state, answers, events), events
+        state = _AUTOMATIC[state.step](state, events)
+    else:
+        state = _DECISIONS[state.step](state, answers, events)
+    return state.model_copy(update={"ply": state.ply + 1}), events
 
 
 def is_terminal(state: GameState) -> bool:

@@ -126,6 +126,7 @@ class GameState(BaseModel):
 
     config: GameConfig
     seats: tuple[Seat, ...]
+    ply: int = 0  # steps applied so far: the game's own clock for history and forks
     day: int = 1
     step: Step = Step.WOLVES
     night: Night = Night()

@@ -43,7 +43,7 @@ class Variants(BaseModel):
         BadgeSwallow.SINGLE, description="Effect of a self-explosion during the election (§3)."
     )
     exile_needs_majority: bool = Field(
-        False, description="Exile only with more than half of the living voters' weight (§6)."
+        False, description="Exile only with more than half of the weighted votes cast (§6)."
     )
     allow_wolf_self_explode: bool = Field(
         True, description="A wolf may self-explode during a daytime speaking step (§6)."

@@ -1,0 +1,1 @@
+"""Seats' players: random, scripted, human and LLM, behind one interface."""

@@ -1,0 +1,1 @@
+"""LangGraph wiring of the game."""

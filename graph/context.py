@@ -1,0 +1,24 @@
+"""Runtime context: live objects the nodes use but the state must never hold."""
+
+from dataclasses import dataclass, field
+
+from autowerewolf.players.seating import Seating
+from autowerewolf.players.table import PlayerFactory, SeatTable, basic_player
+
+
+@dataclass
+class GameContext:
+    """Passed on every invoke/resume (it is not checkpointed)."""
+
+    player_factory: PlayerFactory = field(
+        default=basic_player,
+        metadata={"description": "Builds the live player of a seat from its kind."},
+    )
+    _tables: dict[str, SeatTable] = field(default_factory=dict, init=False, repr=False)
+
+    def table(self, seating: Seating) -> SeatTable:
+        """The live players for this seating, built once and reused for the whole run."""
+        key = seating.model_dump_json()
+        if key not in self._tables:
+            self._tables[key] = SeatTable(seating, self.player_factory)
+        return self._tables[key]

@@ -1,0 +1,41 @@
+"""The graph's shared state: data only. Class paths are stored in checkpoints: keep them here.
+
+The transcript (events) and the decision records grow all game long; they live in delta
+channels so that each checkpoint stores only what a step added, not the whole list again.
+"""
+
+from typing import Annotated, Any, TypedDict
+
+from langgraph.channels import DeltaChannel
+
+from autowerewolf.players.records import DecisionRecord
+from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import GameSetup
+from autowerewolf.rules.events import Event
+from autowerewolf.rules.state import GameState
+
+
+def extend(current: list[Any], writes: list[list[Any]]) -> list[Any]:
+    merged = list(current)
+    for batch in writes:
+        merged.extend(batch)
+    return merged
+
+
+class GameGraphState(TypedDict, total=False):
+    setup: GameSetup  # input: the game to create
+    seating: Seating  # input: who plays which seat
+    game: GameState
+    events: Annotated[list[Event], DeltaChannel(extend)]
+    records: Annotated[list[DecisionRecord], DeltaChannel(extend)]
+
+
+def game_of(state: GameGraphState) -> GameState:
+    """The game, also when it arrives as plain JSON (API input, `update_state`)."""
+    game = state["game"]
+    return game if isinstance(game, GameState) else GameState.model_validate(game)
+
+
+def seating_of(state: GameGraphState) -> Seating:
+    seating = state.get("seating") or Seating()
+    return seating if isinstance(seating, Seating) else Seating.model_validate(seating)

@@ -1,0 +1,1 @@
+"""One LangGraph node per game phase."""
