@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from autowerewolf.players.simple import ScriptEntry
+from autowerewolf.players.simple import ScriptedAnswer, ScriptEntry
 
 PlayerKind = Literal["random", "scripted", "human", "llm", "heuristic"]
 
@@ -19,6 +19,10 @@ class Seating(BaseModel):
     )
     decisions: dict[str, ScriptEntry] = Field(
         {}, description="Scripted answers by decision key (scripted seats only)."
+    )
+
+    overrides: dict[str, dict[str, ScriptedAnswer]] = Field(
+        {}, description="Forced answers by decision key and seat, whatever the seat's kind (forks)."
     )
 
     def kind_of(self, seat: str) -> PlayerKind:

@@ -9,7 +9,7 @@ from langgraph.types import interrupt
 from autowerewolf.players.base import Answer, DecisionRequest, Player, plain_record
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import PlayerKind, Seating
-from autowerewolf.players.simple import RandomPlayer, ScriptedPlayer
+from autowerewolf.players.simple import RandomPlayer, ScriptedPlayer, scripted_action
 from autowerewolf.rules.decisions import Action, PendingDecision
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.state import GameState
@@ -55,9 +55,9 @@ class SeatTable:
             seat: DecisionRequest(seat_view(game, events, seat, decision), decision, player_seed)
             for seat in decision.options
         }
-        humans = [s for s in requests if self.seating.kind_of(s) == "human"]
-        machines = [s for s in requests if s not in humans]
-        answers: dict[str, Answer] = {}
+        answers = forced_answers(self.seating, requests)
+        humans = [s for s in requests if s not in answers and self.seating.kind_of(s) == "human"]
+        machines = [s for s in requests if s not in answers and s not in humans]
         if len(machines) > 1:
             with ThreadPoolExecutor(max_workers=len(machines)) as pool:
                 done = pool.map(lambda s: self.player(s).decide(requests[s]), machines)
@@ -68,6 +68,16 @@ class SeatTable:
             answers.update(ask_humans({s: requests[s] for s in humans}))
         ordered = sorted(answers)
         return {s: answers[s].action for s in ordered}, [answers[s].record for s in ordered]
+
+
+def forced_answers(seating: Seating, requests: dict[str, DecisionRequest]) -> dict[str, Answer]:
+    """Answers fixed by a fork's `--set`: they replace whatever the seat would have chosen."""
+    answers = {}
+    for seat, request in requests.items():
+        action = scripted_action(seating.overrides, request)
+        if action is not None:
+            answers[seat] = Answer(action, plain_record(request, "override", action))
+    return answers
 
 
 def human_prompt(request: DecisionRequest) -> dict[str, Any]:

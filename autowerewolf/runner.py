@@ -1,0 +1,215 @@
+"""Playing, resuming, inspecting and forking games saved in a SQLite database."""
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.types import Command, StateSnapshot
+
+from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
+from autowerewolf.graph.context import GameContext
+from autowerewolf.graph.state import game_of
+from autowerewolf.players.records import DecisionRecord
+from autowerewolf.players.seating import Seating
+from autowerewolf.players.simple import ScriptedAnswer
+from autowerewolf.rules.config import GameSetup
+from autowerewolf.rules.events import Event
+from autowerewolf.rules.legal import pending_decision
+from autowerewolf.rules.state import GameState
+from autowerewolf.store import game_ids, open_saver
+
+GameStatus = Literal["finished", "waiting", "unfinished"]
+ProgressHook = Callable[[GameState], None]
+# Every seat of a 12-player vote may think at once.
+MAX_CONCURRENCY = 16
+
+
+class GameError(Exception):
+    """A request about a saved game that cannot be honoured; one line for the user."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A saved game as read back from the database at one checkpoint."""
+
+    game_id: str
+    status: GameStatus
+    game: GameState
+    events: list[Event]
+    records: list[DecisionRecord]
+    seating: Seating
+    interrupts: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _status(snapshot: StateSnapshot) -> GameStatus:
+    if snapshot.interrupts:
+        return "waiting"
+    # A crash after a task's writes can leave `next` empty while tasks remain (notes/langgraph.md).
+    if snapshot.tasks or snapshot.next:
+        return "unfinished"
+    return "finished"
+
+
+def _record(game_id: str, snapshot: StateSnapshot) -> GameRecord:
+    values = snapshot.values
+    seating = values.get("seating") or Seating()
+    return GameRecord(
+        game_id=game_id,
+        status=_status(snapshot),
+        game=game_of(values),
+        events=list(values.get("events", [])),
+        records=list(values.get("records", [])),
+        seating=seating if isinstance(seating, Seating) else Seating.model_validate(seating),
+        interrupts=[{"id": i.id, **i.value} for i in snapshot.interrupts],
+    )
+
+
+class Games:
+    """The games of one database file."""
+
+    def __init__(self, db: Path, *, create: bool = False, context: GameContext | None = None):
+        self.saver = open_saver(db, create=create)
+        self.graph = build_graph().compile(checkpointer=self.saver)
+        self.context = context or GameContext()
+
+    def close(self) -> None:
+        self.saver.conn.close()
+
+    @staticmethod
+    def run_config(game_id: str) -> RunnableConfig:
+        return {
+            "configurable": {"thread_id": game_id},
+            "recursion_limit": RECURSION_LIMIT,
+            "max_concurrency": MAX_CONCURRENCY,
+        }
+
+    def ids(self) -> list[str]:
+        return game_ids(self.saver)
+
+    def _snapshot(self, game_id: str) -> StateSnapshot:
+        snapshot = self.graph.get_state(self.run_config(game_id))
+        if snapshot.metadata is None or "game" not in snapshot.values:
+            raise GameError(f"no game {game_id!r} in this database")
+        return snapshot
+
+    def load(self, game_id: str) -> GameRecord:
+        return _record(game_id, self._snapshot(game_id))
+
+    def exists(self, game_id: str) -> bool:
+        return self.graph.get_state(self.run_config(game_id)).metadata is not None
+
+    def start(
+        self, game_id: str, setup: GameSetup, seating: Seating, progress: ProgressHook | None = None
+    ) -> GameRecord:
+        if self.exists(game_id):
+            raise GameError(f"game {game_id!r} already exists; use resume or another --game-id")
+        setup.build()  # a bad config fails here, before anything is saved
+        return self._run(game_id, {"setup": setup, "seating": seating}, progress)
+
+    def resume(
+        self,
+        game_id: str,
+        answers: dict[str, Any] | None = None,
+        progress: ProgressHook | None = None,
+    ) -> GameRecord:
+        record = self.load(game_id)
+        if record.status == "finished":
+            return record
+        if record.status == "waiting":
+            if not answers:
+                seats = ", ".join(s for i in record.interrupts for s in i["seats"])
+                raise GameError(
+                    f"game {game_id!r} waits for human seat(s) {seats}: pass their answers"
+                )
+            return self._run(game_id, Command(resume=answers), progress)
+        return self._run(game_id, None, progress)
+
+    def _run(self, game_id: str, payload: Any, progress: ProgressHook | None) -> GameRecord:
+        stream = self.graph.stream(
+            payload,
+            self.run_config(game_id),
+            context=self.context,
+            durability="sync",
+            stream_mode="updates",
+        )
+        for update in stream:
+            for node_update in update.values():
+                if progress is not None and isinstance(node_update, dict) and "game" in node_update:
+                    progress(node_update["game"])
+        return self.load(game_id)
+
+    def history(self, game_id: str) -> Iterator[StateSnapshot]:
+        """Checkpoints with a game in them, oldest first."""
+        self._snapshot(game_id)
+        snapshots = list(self.graph.get_state_history(self.run_config(game_id)))
+        return (s for s in reversed(snapshots) if "game" in s.values)
+
+    def at_ply(self, game_id: str, ply: int) -> GameRecord:
+        return _record(game_id, self._snapshot_at(game_id, ply))
+
+    def _snapshot_at(self, game_id: str, ply: int) -> StateSnapshot:
+        last = None
+        for snapshot in self.history(game_id):
+            last = game_of(snapshot.values).ply
+            if last == ply:
+                return snapshot
+        raise GameError(f"game {game_id!r} has no step {ply} (steps 0..{last})")
+
+    def fork(
+        self,
+        game_id: str,
+        ply: int,
+        new_id: str,
+        overrides: dict[str, str] | None = None,
+        player_seed: int | None = None,
+    ) -> GameRecord:
+        """A new game continuing from step `ply` of `game_id`; the original is not touched.
+
+        `overrides` maps seats to the answer they give to the decision pending at that step.
+        """
+        if self.exists(new_id):
+            raise GameError(f"game {new_id!r} already exists; choose another --new-id")
+        source = self._snapshot_at(game_id, ply)
+        record = _record(game_id, source)
+        seating = _fork_seating(record, overrides or {}, player_seed)
+        # The fork must resume at the same node: re-apply the state as the node that wrote it.
+        if ply == 0:
+            as_node = "setup"
+        else:
+            parent = self.graph.get_state(source.parent_config) if source.parent_config else None
+            as_node = parent.next[0] if parent and parent.next else "setup"
+        values = {
+            "setup": source.values.get("setup") or GameSetup(),
+            "seating": seating,
+            "game": record.game,
+            "events": record.events,
+            "records": record.records,
+        }
+        self.graph.update_state(self.run_config(new_id), values, as_node=as_node)
+        return self.load(new_id)
+
+
+def _fork_seating(
+    record: GameRecord, overrides: dict[str, str], player_seed: int | None
+) -> Seating:
+    decision = pending_decision(record.game)
+    forced: dict[str, ScriptedAnswer] = {}
+    for seat, option in overrides.items():
+        if decision is None or seat not in decision.options:
+            step = record.game.step.value
+            raise GameError(f"{seat} has no decision to make at this step ({step})")
+        if option not in decision.options[seat]:
+            legal = ", ".join(decision.options[seat])
+            raise GameError(
+                f"{option!r} is not legal for {seat} at {decision.key} (legal: {legal})"
+            )
+        forced[seat] = ScriptedAnswer(option=option)
+    seating = record.seating
+    updates: dict[str, Any] = {}
+    if forced and decision is not None:
+        updates["overrides"] = {**seating.overrides, decision.key: forced}
+    if player_seed is not None:
+        updates["player_seed"] = player_seed
+    return seating.model_copy(update=updates)
