@@ -21,7 +21,7 @@ from autowerewolf.rules.state import GameState
 from autowerewolf.store import game_ids, open_saver
 
 GameStatus = Literal["finished", "waiting", "unfinished"]
-ProgressHook = Callable[[GameState], None]
+ProgressHook = Callable[[GameState, list[Event]], None]
 # Every seat of a 12-player vote may think at once.
 MAX_CONCURRENCY = 16
 
@@ -137,7 +137,7 @@ class Games:
         for update in stream:
             for node_update in update.values():
                 if progress is not None and isinstance(node_update, dict) and "game" in node_update:
-                    progress(node_update["game"])
+                    progress(node_update["game"], node_update.get("events", []))
         return self.load(game_id)
 
     def history(self, game_id: str) -> Iterator[StateSnapshot]:

@@ -38,7 +38,7 @@ _FORMATS: dict[EventKind, Callable[[Event], str]] = {
     ),
     EventKind.WITHDRAW: lambda e: f"{e.actor} withdraws from the election.",
     EventKind.BALLOT: lambda e: (
-        f"{e.actor} votes for {e.target or 'nobody (abstains)'} ({e.value}, {e.text}"
+        f"{e.actor} votes for {e.target or 'nobody (abstains)'} ({e.value}, round {e.round}"
         + (f", weight {e.weight:g}" if e.weight and e.weight != 1 else "")
         + ")."
     ),

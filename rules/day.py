@@ -102,7 +102,7 @@ def apply_exile_vote(
                 target=target,
                 value="exile",
                 weight=weights[voter],
-                text=f"round {round_}",
+                round=round_,
             )
         )
     leaders, totals = tally(ballots, weights)
@@ -116,6 +116,7 @@ def apply_exile_vote(
             EventKind.VOTE_RESULT,
             Audience.PUBLIC,
             targets=leaders,
+            round=round_,
             value="exile",
             text=summary,
         )

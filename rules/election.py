@@ -98,7 +98,7 @@ def apply_election_vote(
                 target=target,
                 value="election",
                 weight=1.0,
-                text=f"round {round_}",
+                round=round_,
             )
         )
     leaders, totals = tally(ballots, {})
@@ -108,6 +108,7 @@ def apply_election_vote(
             EventKind.VOTE_RESULT,
             Audience.PUBLIC,
             targets=leaders,
+            round=round_,
             value="election",
             text=", ".join(f"{s}: {w:g}" for s, w in sorted(totals.items())) or "no votes",
         )

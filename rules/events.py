@@ -58,6 +58,7 @@ class Event(BaseModel):
     value: str | None = None
     text: str | None = None
     weight: float | None = None
+    round: int | None = None  # ballots and vote results: 1, or 2 for a PK revote
 
     def visible_to(self, seat: str, is_wolf: bool) -> bool:
         if self.audience is Audience.PUBLIC:

@@ -1,0 +1,279 @@
+"""Model backend configuration: one ``ModelConfig`` per agent, resolved from layered overrides.
+
+Override semantics (documented contract for config files and CLI flags):
+
+* ``default`` is a complete ``ModelConfig``.
+* ``camps``, ``roles``, ``seats`` and ``moderator`` hold *partial* overrides: only the
+  fields that differ. A player's config is built by layering
+  ``default <- camp <- role <- seat`` (each later layer wins field by field).
+* If a layer switches ``backend``, the connection fields (``model``, ``base_url``,
+  ``api_key_env``) are not inherited from below, because a model name or URL for one
+  backend is meaningless for another; sampling fields (temperature, max_tokens, ...)
+  still are. Such a layer must therefore name its own ``model``.
+* Secrets are never stored: ``api_key_env`` holds the *name* of an environment variable
+  and is only read when the chat model is built (see ``factory.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+Backend = Literal["api", "ollama", "local"]
+
+ROLES: tuple[str, ...] = ("werewolf", "villager", "seer", "witch", "hunter", "guard", "idiot")
+CAMPS: tuple[str, ...] = ("wolf", "good")
+SEAT_PATTERN = re.compile(r"P\d{2}")
+
+CONNECTION_FIELDS: frozenset[str] = frozenset({"model", "base_url", "api_key_env"})
+
+EnvVarName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+ModelName = Annotated[str, Field(min_length=1)]
+BaseUrl = Annotated[str, Field(pattern=r"^https?://\S+$")]
+Temperature = Annotated[float, Field(ge=0.0, le=2.0)]
+MaxTokens = Annotated[int, Field(gt=0)]
+TimeoutS = Annotated[float, Field(gt=0)]
+Retries = Annotated[int, Field(ge=0, le=20)]
+
+
+class ConfigError(ValueError):
+    """Any problem with the model configuration, as one readable line."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _reject_inline_secret(cls, data: Any) -> Any:
+        # A plain "unknown field" error would not tell the user where the key should go.
+        if isinstance(data, Mapping) and "api_key" in data:
+            raise ValueError(
+                "api_key is not allowed in config files; export the key in an environment "
+                "variable and set api_key_env to that variable's name"
+            )
+        return data
+
+
+class ModelConfig(_Strict):
+    """Everything needed to build one LangChain chat model."""
+
+    backend: Backend
+    model: ModelName
+    base_url: BaseUrl | None = None
+    api_key_env: EnvVarName | None = None
+    temperature: Temperature = 0.7
+    max_tokens: MaxTokens = 512
+    timeout_s: TimeoutS = 120.0
+    retries: Retries = 2
+    seed: int | None = None
+
+    @model_validator(mode="after")
+    def _check_backend_fields(self) -> ModelConfig:
+        if self.backend in ("api", "ollama") and self.base_url is None:
+            raise ValueError(f"backend '{self.backend}' needs base_url")
+        if self.api_key_env is not None and self.backend != "api":
+            # Ollama and the managed llama-server take no key; silently ignoring one
+            # would hide a config mistake.
+            raise ValueError(f"api_key_env is only used by backend 'api', not '{self.backend}'")
+        return self
+
+
+class ModelOverride(_Strict):
+    """A partial ``ModelConfig``: unset fields are inherited from the layer below."""
+
+    backend: Backend | None = None
+    model: ModelName | None = None
+    base_url: BaseUrl | None = None
+    api_key_env: EnvVarName | None = None
+    temperature: Temperature | None = None
+    max_tokens: MaxTokens | None = None
+    timeout_s: TimeoutS | None = None
+    retries: Retries | None = None
+    seed: int | None = None
+
+
+def _apply(base: ModelConfig, layers: Iterable[ModelOverride]) -> ModelConfig:
+    merged = base.model_dump()
+    for layer in layers:
+        changes = layer.model_dump(exclude_unset=True)
+        if "backend" in changes and changes["backend"] != merged["backend"]:
+            merged = {k: v for k, v in merged.items() if k not in CONNECTION_FIELDS}
+        merged.update(changes)
+    return ModelConfig.model_validate(merged)
+
+
+def _check_keys(keys: Iterable[str], allowed: Sequence[str], what: str) -> None:
+    for key in keys:
+        if key not in allowed:
+            raise ValueError(f"unknown {what} '{key}'; expected one of: {', '.join(allowed)}")
+
+
+class PlayerModels(BaseModel):
+    """Model configs for all agents with seat > role > camp > default precedence."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    default: ModelConfig
+    camps: dict[str, ModelOverride] = Field(default_factory=dict)
+    roles: dict[str, ModelOverride] = Field(default_factory=dict)
+    seats: dict[str, ModelOverride] = Field(default_factory=dict)
+    moderator: ModelOverride | None = None
+
+    @field_validator("camps", mode="before")
+    @classmethod
+    def _known_camps(cls, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            _check_keys(value, CAMPS, "camp")
+        return value
+
+    @field_validator("roles", mode="before")
+    @classmethod
+    def _known_roles(cls, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            _check_keys(value, ROLES, "role")
+        return value
+
+    @field_validator("seats", mode="before")
+    @classmethod
+    def _seat_ids(cls, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            for key in value:
+                if not (isinstance(key, str) and SEAT_PATTERN.fullmatch(key)):
+                    raise ValueError(f"bad seat id '{key}'; expected P01, P02, ...")
+        return value
+
+    @model_validator(mode="after")
+    def _each_override_merges(self) -> PlayerModels:
+        # Catch a broken override at load time rather than when that seat first speaks.
+        named = [
+            (f"{section}.{key}", override)
+            for section, overrides in (
+                ("camps", self.camps),
+                ("roles", self.roles),
+                ("seats", self.seats),
+            )
+            for key, override in overrides.items()
+        ]
+        if self.moderator is not None:
+            named.append(("moderator", self.moderator))
+        for where, override in named:
+            try:
+                _apply(self.default, [override])
+            except ValidationError as exc:
+                raise ValueError(f"{where} (merged over default): {condense(exc)}") from None
+        return self
+
+    def resolve(self, seat: str, role: str, camp: str | None = None) -> ModelConfig:
+        """Config for one player; ``camp`` defaults to the role's camp."""
+        role = str(role).lower()
+        if role not in ROLES:
+            raise ConfigError(f"unknown role '{role}'; expected one of: {', '.join(ROLES)}")
+        camp = camp if camp is not None else ("wolf" if role == "werewolf" else "good")
+        if camp not in CAMPS:
+            raise ConfigError(f"unknown camp '{camp}'; expected one of: {', '.join(CAMPS)}")
+        if not SEAT_PATTERN.fullmatch(seat):
+            raise ConfigError(f"bad seat id '{seat}'; expected P01, P02, ...")
+        layers = [
+            layer
+            for layer in (self.camps.get(camp), self.roles.get(role), self.seats.get(seat))
+            if layer is not None
+        ]
+        try:
+            return _apply(self.default, layers)
+        except ValidationError as exc:
+            raise ConfigError(f"model config for {seat} ({role}): {condense(exc)}") from None
+
+    def for_moderator(self) -> ModelConfig:
+        if self.moderator is None:
+            return self.default
+        return _apply(self.default, [self.moderator])
+
+
+_FRIENDLY_MESSAGES = {
+    "Extra inputs are not permitted": "unknown field",
+    "Field required": "missing required field",
+}
+
+
+def condense(exc: ValidationError, limit: int = 3) -> str:
+    """Pydantic's multi-line report as one line: ``loc: message; loc: message``.
+
+    Input values are left out on purpose: a mistyped key could land in any field.
+    """
+    parts: list[str] = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"])
+        msg = _FRIENDLY_MESSAGES.get(err["msg"], err["msg"]).removeprefix("Value error, ")
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    extra = f" (and {len(parts) - limit} more)" if len(parts) > limit else ""
+    return "; ".join(parts[:limit]) + extra
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"model config file not found: {path}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read model config file {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"bad JSON in {path} at line {exc.lineno}: {exc.msg}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "cannot parse"
+        raise ConfigError(f"bad YAML in {path}{at}: {problem}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} must contain a mapping at top level, not {type(data).__name__}")
+    return data
+
+
+def apply_dotted_override(data: dict[str, Any], assignment: str) -> None:
+    """Apply one CLI-style ``a.b.c=value`` assignment to ``data`` in place.
+
+    Values stay strings so pydantic does the type coercion (and reports bad values);
+    the one exception is ``null``, which clears an optional field such as ``seed``.
+    """
+    key, sep, raw = assignment.partition("=")
+    key = key.strip()
+    path = key.split(".")
+    if not sep or not key or any(not part for part in path):
+        raise ConfigError(f"bad override '{assignment}'; expected dotted.key=value")
+    node = data
+    for depth, part in enumerate(path[:-1]):
+        child = node.get(part)
+        if child is None:  # an empty YAML section ("seats:") parses as None
+            child = node[part] = {}
+        if not isinstance(child, dict):
+            prefix = ".".join(path[: depth + 1])
+            raise ConfigError(f"bad override '{key}': {prefix} is a value, not a section")
+        node = child
+    node[path[-1]] = None if raw.strip() == "null" else raw.strip()
+
+
+def parse_player_models(data: Mapping[str, Any]) -> PlayerModels:
+    try:
+        return PlayerModels.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(f"invalid model config: {condense(exc)}") from None
+
+
+def load_player_models(
+    path: str | Path | None = None, overrides: Sequence[str] = ()
+) -> PlayerModels:
+    """Read a YAML/JSON file (optional) and apply ``key=value`` overrides on top."""
+    data: dict[str, Any] = _read_file(Path(path)) if path is not None else {}
+    for assignment in overrides:
+        apply_dotted_override(data, assignment)
+    return parse_player_models(data)

@@ -1,0 +1,96 @@
+"""Build LangChain chat models from ``ModelConfig``; the only place API keys are read."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import httpx
+from langchain_core.language_models import BaseChatModel
+from langchain_ollama import ChatOllama
+from langchain_openai import ChatOpenAI
+from pydantic import SecretStr
+
+from autowerewolf.backends.config import ConfigError, ModelConfig
+
+if TYPE_CHECKING:
+    from autowerewolf.backends.local_server import LocalServer
+
+# OpenAI's client refuses to start without some key, but local OpenAI-compatible
+# servers (llama-server, vLLM) ignore it.
+PLACEHOLDER_API_KEY = "not-needed"
+
+
+def api_key_for(cfg: ModelConfig) -> SecretStr:
+    """The key named by ``cfg.api_key_env``, read from the environment now."""
+    if cfg.api_key_env is None:
+        return SecretStr(PLACEHOLDER_API_KEY)
+    value = os.environ.get(cfg.api_key_env, "").strip()
+    if not value:
+        raise ConfigError(
+            f"environment variable {cfg.api_key_env} (api_key_env for model '{cfg.model}') "
+            "is not set or empty"
+        )
+    return SecretStr(value)
+
+
+def check_api_keys(configs: Iterable[ModelConfig]) -> None:
+    """Fail before the game starts if any configured key variable is missing."""
+    for cfg in configs:
+        api_key_for(cfg)
+
+
+def _openai(cfg: ModelConfig, base_url: str, api_key: SecretStr) -> ChatOpenAI:
+    return ChatOpenAI(
+        model=cfg.model,
+        base_url=base_url,
+        api_key=api_key,
+        temperature=cfg.temperature,
+        max_tokens=cfg.max_tokens,
+        timeout=cfg.timeout_s,
+        max_retries=cfg.retries,
+        seed=cfg.seed,
+        # Streaming calls then also carry token usage, which cost accounting needs.
+        stream_usage=True,
+    )
+
+
+def _ollama(cfg: ModelConfig, base_url: str) -> ChatOllama:
+    # ChatOllama has no retry setting; transport retries cover refused/reset
+    # connections, the failure seen when a local server is restarting.
+    return ChatOllama(
+        model=cfg.model,
+        base_url=base_url,
+        temperature=cfg.temperature,
+        num_predict=cfg.max_tokens,
+        seed=cfg.seed,
+        client_kwargs={"timeout": cfg.timeout_s},
+        sync_client_kwargs={"transport": httpx.HTTPTransport(retries=cfg.retries)},
+        async_client_kwargs={"transport": httpx.AsyncHTTPTransport(retries=cfg.retries)},
+    )
+
+
+def make_chat_model(cfg: ModelConfig, local: LocalServer | None = None) -> BaseChatModel:
+    """A LangChain chat model for ``cfg``.
+
+    ``local`` is the running managed llama-server used by ``backend: local`` configs
+    without their own ``base_url`` (a ``base_url`` there points at an already running
+    llama-server instead).
+    """
+    if cfg.backend == "api":
+        assert cfg.base_url is not None  # guaranteed by ModelConfig validation
+        return _openai(cfg, cfg.base_url, api_key_for(cfg))
+    if cfg.backend == "ollama":
+        assert cfg.base_url is not None
+        return _ollama(cfg, cfg.base_url)
+    if cfg.base_url is not None:
+        base_url = cfg.base_url
+    elif local is not None:
+        base_url = local.base_url
+    else:
+        raise ConfigError(
+            f"model '{cfg.model}' uses backend 'local' but no local server was given; "
+            "start one with LocalServer() or set base_url"
+        )
+    return _openai(cfg, base_url, SecretStr(PLACEHOLDER_API_KEY))

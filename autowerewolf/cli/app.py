@@ -1,0 +1,56 @@
+"""The typer app, shared options and the one place where errors become one-line messages."""
+
+import functools
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, ParamSpec, TypeVar
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+
+from autowerewolf.rules.config import ConfigError
+from autowerewolf.rules.decisions import IllegalAction
+from autowerewolf.runner import GameError, Games
+from autowerewolf.store import StoreError
+
+app = typer.Typer(
+    help="LLM agents play Werewolf under a pure rules engine, checkpointed to SQLite.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+DEFAULT_DB = Path("games.db")
+
+DbOption = Annotated[Path, typer.Option("--db", help="SQLite file holding the games.")]
+USER_ERRORS = (
+    ConfigError, StoreError, GameError, IllegalAction, ValidationError, sqlite3.Error, OSError,
+)  # fmt: skip
+
+
+def fail(message: str) -> typer.Exit:
+    err_console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(code=2)
+
+
+def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
+    """Bad input ends the command with one line and exit code 2, never a traceback."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except USER_ERRORS as err:
+            message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise fail(message) from None
+
+    return wrapper
+
+
+def open_games(db: Path, *, create: bool = False) -> Games:
+    return Games(db, create=create)

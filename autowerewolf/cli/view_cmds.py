@@ -1,0 +1,176 @@
+"""Commands that read saved games: games, inspect, history, replay, fork."""
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from autowerewolf.cli.app import DEFAULT_DB, DbOption, app, console, one_line_errors, open_games
+from autowerewolf.cli.play_cmds import finish, parse_pairs, watcher
+from autowerewolf.rules.config import ConfigError
+from autowerewolf.rules.events import Event
+from autowerewolf.rules.legal import pending_decision
+from autowerewolf.rules.views import public_events, visible_events
+from autowerewolf.runner import GameError, GameRecord
+from autowerewolf.summary import seat_totals
+from autowerewolf.transcript import describe
+
+AsOption = Annotated[
+    str, typer.Option("--as", help="Point of view: omniscient, public, or a seat like P03.")
+]
+
+
+def events_for(record: GameRecord, audience: str) -> tuple[Event, ...]:
+    if audience == "omniscient":
+        return tuple(record.events)
+    if audience == "public":
+        return public_events(record.events)
+    seats = {s.id: s for s in record.game.seats}
+    if audience not in seats:
+        raise ConfigError(f"--as must be omniscient, public or a seat P01..P{len(seats):02d}")
+    return visible_events(record.events, audience, seats[audience].is_wolf)
+
+
+@app.command()
+@one_line_errors
+def games(db: DbOption = DEFAULT_DB) -> None:
+    """List the games in a database with their status."""
+    store = open_games(db)
+    table = Table("game id", "board", "status", "day", "steps", "winner")
+    for game_id in store.ids():
+        record = store.load(game_id)
+        game = record.game
+        winner = f"{game.winner.value}: {game.win_reason}" if game.winner else game.win_reason or ""
+        table.add_row(
+            game_id, game.config.board, record.status, str(game.day), str(game.ply), winner
+        )
+    console.print(table)
+
+
+@app.command()
+@one_line_errors
+def inspect(
+    game_id: str,
+    step: Annotated[
+        int | None, typer.Option(help="Step (ply) to show; default the latest.")
+    ] = None,
+    audience: AsOption = "omniscient",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """The state of a game at a step: who lives, the sheriff, the pending decision."""
+    store = open_games(db)
+    record = store.load(game_id) if step is None else store.at_ply(game_id, step)
+    events_for(record, audience)  # validates --as
+    game = record.game
+    console.print(
+        f"[bold]{game_id}[/bold] step {game.ply}, day {game.day}, {game.step.value} "
+        f"({record.status}); sheriff: {game.sheriff or 'none'} (badge {game.badge.value})"
+    )
+    table = Table("seat", "name", "alive", "role")
+    visible_roles = audience == "omniscient"
+    for seat in game.seats:
+        shown = seat.role.value if visible_roles or seat.revealed or seat.id == audience else "?"
+        alive = "yes" if seat.id in game.publicly_alive else "no"
+        table.add_row(seat.id, seat.name, alive, shown)
+    console.print(table)
+    decision = pending_decision(game)
+    if decision is not None:
+        console.print(f"Pending: {decision.key}")
+        # Who is asked at night would reveal roles: only the omniscient view or the seat sees it.
+        for seat_id, options in decision.options.items():
+            if audience in ("omniscient", seat_id):
+                console.print(f"  {seat_id}: {', '.join(options)}", highlight=False)
+    if game.is_over:
+        console.print(
+            f"Winner: {game.winner.value if game.winner else 'nobody'} ({game.win_reason})"
+        )
+    if audience == "omniscient":
+        _print_totals(record)
+
+
+def _print_totals(record: GameRecord) -> None:
+    totals = seat_totals(record.records)
+    if not totals:
+        return
+    table = Table(
+        "seat",
+        "decisions",
+        "fallbacks",
+        "retries",
+        "tokens in",
+        "cached",
+        "tokens out",
+        "latency s",
+    )
+    for seat_id, t in totals.items():
+        table.add_row(
+            seat_id, str(t.decisions), str(t.fallbacks), str(t.retries), str(t.tokens_in),
+            str(t.cached_tokens), str(t.tokens_out), f"{t.latency_s:.1f}",
+        )  # fmt: skip
+    console.print(table)
+
+
+@app.command()
+@one_line_errors
+def history(game_id: str, db: DbOption = DEFAULT_DB) -> None:
+    """The checkpoints of a game: step, day, phase and the decision each one waits for."""
+    store = open_games(db)
+    table = Table("step", "day", "phase", "decision key", "checkpoint")
+    for snapshot in store.history(game_id):
+        game = snapshot.values["game"]
+        decision = pending_decision(game)
+        table.add_row(
+            str(game.ply), str(game.day), game.step.value, decision.key if decision else "",
+            snapshot.config["configurable"]["checkpoint_id"],
+        )  # fmt: skip
+    console.print(table)
+
+
+@app.command()
+@one_line_errors
+def replay(game_id: str, audience: AsOption = "omniscient", db: DbOption = DEFAULT_DB) -> None:
+    """The game's transcript as one audience saw it."""
+    record = open_games(db).load(game_id)
+    for event in events_for(record, audience):
+        console.print(f"[dim]D{event.day}[/dim] {describe(event)}", highlight=False)
+    if audience == "omniscient":
+        _print_totals(record)
+
+
+@app.command()
+@one_line_errors
+def fork(
+    game_id: str,
+    step: Annotated[int, typer.Option(help="Step (ply) to branch from.")],
+    set_: Annotated[
+        list[str],
+        typer.Option(
+            "--set", help="Change a decision: SEAT.DECISION=VALUE, e.g. P03.exile_vote=P07."
+        ),
+    ] = [],  # noqa: B006
+    seed: Annotated[
+        int | None, typer.Option(help="New seed for random and fallback choices.")
+    ] = None,
+    new_id: Annotated[str | None, typer.Option(help="Id of the new game.")] = None,
+    db: DbOption = DEFAULT_DB,
+    watch: Annotated[
+        str, typer.Option(help="Print events live: none, public, omniscient.")
+    ] = "none",
+    json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Branch a new game from a step of a saved one and play it on; the original is untouched."""
+    store = open_games(db)
+    source = store.at_ply(game_id, step)
+    overrides: dict[str, str] = {}
+    for target, value in parse_pairs(set_, "--set").items():
+        seat_id, dot, decision = target.partition(".")
+        if not dot or decision not in (source.game.step.value, "decision"):
+            raise GameError(
+                f"--set {target}: step {step} is a {source.game.step.value} decision; "
+                f"write {seat_id or 'SEAT'}.{source.game.step.value}=VALUE"
+            )
+        overrides[seat_id] = value
+    branch_id = new_id or f"{game_id}-fork{step}"
+    progress = watcher(watch)
+    store.fork(game_id, step, branch_id, overrides, seed)
+    finish(store, store.resume(branch_id, progress=progress), json_out, progress)

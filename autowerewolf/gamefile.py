@@ -1,0 +1,94 @@
+"""Game files (YAML or JSON): a game's setup and seating, plus scripted decisions.
+
+A script is a game file whose `decisions` answer chosen decisions by their key
+(shown by `autowerewolf history` and `inspect`); anything it leaves out is played
+by seeded random legal choices. See docs/scripts.md.
+"""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from autowerewolf.players.seating import PlayerKind, Seating
+from autowerewolf.players.simple import ScriptEntry
+from autowerewolf.rules.config import ConfigError, GameSetup
+
+
+class PlayersSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    default: PlayerKind | None = None
+    seats: dict[str, PlayerKind] = {}
+
+
+class GameFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    board: str = "12-A"
+    roles: list[str] | None = None
+    variants: dict[str, Any] = {}
+    seed: int | None = None
+    max_days: int = 30
+    name_pool: list[str] | None = None
+    deal: list[str] | dict[str, str] | None = None
+    players: PlayersSpec = PlayersSpec()
+    player_seed: int | None = None
+    decisions: dict[str, ScriptEntry] = {}
+
+    def setup(self, seed: int) -> GameSetup:
+        deal = self.deal
+        if isinstance(deal, dict):
+            deal = [deal[seat] for seat in sorted(deal)]
+        return GameSetup(
+            board=self.board,
+            roles=tuple(self.roles) if self.roles else None,
+            variants=self.variants,
+            seed=seed,
+            name_pool=tuple(self.name_pool) if self.name_pool is not None else None,
+            max_days=self.max_days,
+            deal=tuple(deal) if deal else None,
+        )
+
+    def seating(self, default: PlayerKind) -> Seating:
+        return Seating(
+            default=self.players.default or default,
+            seats=self.players.seats,
+            player_seed=self.player_seed,
+            decisions=self.decisions,
+        )
+
+
+def _condense(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    if first["type"] == "extra_forbidden":
+        return f"unknown field {where!r}"
+    return f"{where}: {first['msg']}"
+
+
+def load_game_file(path: Path) -> GameFile:
+    if not path.is_file():
+        raise ConfigError(f"game file {path} not found")
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as err:
+        detail = str(err).splitlines()[0]
+        raise ConfigError(
+            f"{path} is not valid {path.suffix.lstrip('.') or 'YAML'}: {detail}"
+        ) from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} must hold a mapping of settings")
+    try:
+        game_file = GameFile.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError(f"{path}: {_condense(err)}") from None
+    if isinstance(game_file.deal, dict):
+        seats = game_file.setup(0).build().n_seats
+        expected = {f"P{i:02d}" for i in range(1, seats + 1)}
+        if set(game_file.deal) != expected:
+            raise ConfigError(f"{path}: deal must give a role to each of P01..P{seats:02d}")
+    return game_file
