@@ -6,6 +6,7 @@ from pathlib import Path
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from autowerewolf.backends.config import ModelConfig, ModelOverride, PlayerModels
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import ScriptedAnswer
@@ -22,7 +23,7 @@ STORED_TYPES: tuple[type, ...] = (
     variants.BadgeSwallow, roles.Role, roles.Camp, state.GameState, state.Seat, state.Night,
     state.Election, state.Vote, state.ChainTask, state.Step, state.Cause, state.BadgeStatus,
     state.TaskKind, events.Event, events.EventKind, events.Audience, Seating, ScriptedAnswer,
-    DecisionRecord,
+    DecisionRecord, PlayerModels, ModelConfig, ModelOverride,
 )  # fmt: skip
 
 

@@ -2,8 +2,9 @@
 
 from dataclasses import dataclass, field
 
+from autowerewolf.players.factory import PlayerBuilder
 from autowerewolf.players.seating import Seating
-from autowerewolf.players.table import PlayerFactory, SeatTable, basic_player
+from autowerewolf.players.table import PlayerFactory, SeatTable
 
 
 @dataclass
@@ -11,7 +12,7 @@ class GameContext:
     """Passed on every invoke/resume (it is not checkpointed)."""
 
     player_factory: PlayerFactory = field(
-        default=basic_player,
+        default_factory=PlayerBuilder,
         metadata={"description": "Builds the live player of a seat from its kind."},
     )
     _tables: dict[str, SeatTable] = field(default_factory=dict, init=False, repr=False)

@@ -14,6 +14,7 @@ import shutil
 import sys
 import tempfile
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -97,88 +98,37 @@ def ensure_local_model(cache_dir: Path | None = None) -> Path:
     return assemble_model(model_part_paths(), directory / MODEL_FILE_NAME)
 
 
-class LocalServer:
-    """``llama-server`` on 127.0.0.1 serving one GGUF through the OpenAI API.
+class _Service(ABC):
+    """Lifecycle shared by the managed servers: port, process, context manager."""
 
-    ``ctx_size`` is shared by the ``parallel`` slots. Prompt caching is what makes
-    a game affordable on CPU: each request reuses the longest matching prefix in
-    its slot, and ``cache_ram_mib`` keeps prefixes of other agents in RAM after
-    their slot is taken, so twelve players rotating over two slots still hit it.
-    """
+    name = "server"
 
-    def __init__(
-        self,
-        *,
-        model_path: Path | None = None,
-        alias: str = DEFAULT_ALIAS,
-        ctx_size: int = 8192,
-        parallel: int = 2,
-        threads: int = 2,
-        cache_ram_mib: int = 2048,
-        port: int | None = None,
-        startup_timeout_s: float = 180.0,
-        log_path: Path | None = None,
-        extra_args: Sequence[str] = (),
-    ) -> None:
-        self.model_path = model_path
-        self.alias = alias
-        self.ctx_size = ctx_size
-        self.parallel = parallel
-        self.threads = threads
-        self.cache_ram_mib = cache_ram_mib
+    def __init__(self, port: int | None, startup_timeout_s: float) -> None:
         self.requested_port = port
-        self.port: int | None = None
         self.startup_timeout_s = startup_timeout_s
-        self.log_path = log_path
-        self.extra_args = list(extra_args)
+        self.port: int | None = None
         self.startup_s: float | None = None
         self._process: ManagedProcess | None = None
 
     @property
     def root_url(self) -> str:
         if self.port is None:
-            raise LocalBackendError("local llama-server is not started; call start() first")
+            raise LocalBackendError(f"{self.name} is not started; call start() first")
         return f"http://{HOST}:{self.port}"
-
-    @property
-    def base_url(self) -> str:
-        """OpenAI-compatible base URL (what ``ChatOpenAI(base_url=...)`` wants)."""
-        return f"{self.root_url}/v1"
 
     @property
     def running(self) -> bool:
         return self._process is not None and self._process.running
 
-    def command(self, binary: Path, model_path: Path, port: int) -> list[str]:
-        return [
-            str(binary),
-            "--model", str(model_path),
-            "--host", HOST,
-            "--port", str(port),
-            "--ctx-size", str(self.ctx_size),
-            "--parallel", str(self.parallel),
-            "--threads", str(self.threads),
-            "--alias", self.alias,
-            "--no-webui",
-            "--cache-prompt",
-            "--cache-ram", str(self.cache_ram_mib),
-            *self.extra_args,
-        ]  # fmt: skip
+    @abstractmethod
+    def _process_for(self, port: int) -> ManagedProcess:
+        """The (not yet started) process to serve on ``port``."""
 
     def start(self) -> Self:
         if self.running:
             return self
-        binary = llama_server_binary()
-        model_path = self.model_path or ensure_local_model()
         port = self.requested_port or free_port(HOST)
-        log_path = self.log_path or Path(tempfile.gettempdir()) / f"autowerewolf-llama-{port}.log"
-        process = ManagedProcess(
-            "llama-server",
-            self.command(binary, model_path, port),
-            health_url=f"http://{HOST}:{port}/health",
-            log_path=log_path,
-            startup_timeout_s=self.startup_timeout_s,
-        )
+        process = self._process_for(port)
         began = time.monotonic()
         process.start()
         self.startup_s = time.monotonic() - began
@@ -197,12 +147,84 @@ class LocalServer:
         self.stop()
 
 
-class OllamaProxy:
+class LocalServer(_Service):
+    """``llama-server`` on 127.0.0.1 serving one GGUF through the OpenAI API.
+
+    ``ctx_size`` is split evenly between the ``parallel`` slots. Prompt caching is
+    what makes a game affordable on CPU: a request reuses the longest matching
+    prefix in its slot, and the ``cache_ram_mib`` host-memory cache keeps other
+    agents' prefixes after their slot is taken, so many players rotating over two
+    slots still hit the cache.
+    """
+
+    name = "llama-server"
+
+    def __init__(
+        self,
+        *,
+        model_path: Path | None = None,
+        alias: str = DEFAULT_ALIAS,
+        ctx_size: int = 8192,
+        parallel: int = 2,
+        threads: int = 2,
+        cache_ram_mib: int = 2048,
+        port: int | None = None,
+        startup_timeout_s: float = 180.0,
+        log_path: Path | None = None,
+        extra_args: Sequence[str] = (),
+    ) -> None:
+        super().__init__(port, startup_timeout_s)
+        self.model_path = model_path
+        self.alias = alias
+        self.ctx_size = ctx_size
+        self.parallel = parallel
+        self.threads = threads
+        self.cache_ram_mib = cache_ram_mib
+        self.log_path = log_path
+        self.extra_args = list(extra_args)
+
+    @property
+    def base_url(self) -> str:
+        """OpenAI-compatible base URL (what ``ChatOpenAI(base_url=...)`` wants)."""
+        return f"{self.root_url}/v1"
+
+    def command(self, binary: Path, model_path: Path, port: int) -> list[str]:
+        return [
+            str(binary),
+            "--model", str(model_path),
+            "--host", HOST,
+            "--port", str(port),
+            "--ctx-size", str(self.ctx_size),
+            "--parallel", str(self.parallel),
+            "--threads", str(self.threads),
+            "--alias", self.alias,
+            "--no-webui",
+            "--cache-prompt",
+            "--cache-ram", str(self.cache_ram_mib),
+            *self.extra_args,
+        ]  # fmt: skip
+
+    def _process_for(self, port: int) -> ManagedProcess:
+        binary = llama_server_binary()
+        model_path = self.model_path or ensure_local_model()
+        log_path = self.log_path or Path(tempfile.gettempdir()) / f"autowerewolf-llama-{port}.log"
+        return ManagedProcess(
+            self.name,
+            self.command(binary, model_path, port),
+            health_url=f"http://{HOST}:{port}/health",
+            log_path=log_path,
+            startup_timeout_s=self.startup_timeout_s,
+        )
+
+
+class OllamaProxy(_Service):
     """ollama-proxy-plus on 127.0.0.1 forwarding the Ollama API to an OpenAI server.
 
     Use ``ChatOllama(base_url=proxy.base_url, model=proxy.model)``. The proxy drops
     ``seed`` and tool calls, and reports word counts instead of token counts.
     """
+
+    name = "ollama-proxy"
 
     def __init__(
         self,
@@ -213,19 +235,15 @@ class OllamaProxy:
         port: int | None = None,
         startup_timeout_s: float = 60.0,
     ) -> None:
+        super().__init__(port, startup_timeout_s)
         self.upstream_base_url = upstream_base_url
         self.provider = provider
         self.model = f"{provider}/{upstream_model}"
-        self.requested_port = port
-        self.port: int | None = None
-        self.startup_timeout_s = startup_timeout_s
-        self._process: ManagedProcess | None = None
 
     @property
     def base_url(self) -> str:
-        if self.port is None:
-            raise LocalBackendError("Ollama proxy is not started")
-        return f"http://{HOST}:{self.port}"
+        """Ollama API root (what ``ChatOllama(base_url=...)`` wants)."""
+        return self.root_url
 
     def _env(self) -> dict[str, str]:
         # The proxy configures itself from PROXY_*/PROVIDERS_* variables; inherited
@@ -241,15 +259,12 @@ class OllamaProxy:
         env["EXTRA_MODELS"] = self.model
         return env
 
-    def start(self) -> Self:
-        if self._process is not None and self._process.running:
-            return self
+    def _process_for(self, port: int) -> ManagedProcess:
         _import_from_extra("ollama_proxy")
-        port = self.requested_port or free_port(HOST)
         # An empty working directory: the proxy reads ./.env and ./ollama-proxy.yaml.
         workdir = Path(tempfile.mkdtemp(prefix="autowerewolf-ollama-proxy-"))
-        process = ManagedProcess(
-            "ollama-proxy",
+        return ManagedProcess(
+            self.name,
             [sys.executable, "-m", "ollama_proxy", "--host", HOST, "--port", str(port)],
             health_url=f"http://{HOST}:{port}/health",
             log_path=workdir / "proxy.log",
@@ -257,17 +272,3 @@ class OllamaProxy:
             cwd=workdir,
             startup_timeout_s=self.startup_timeout_s,
         )
-        process.start()
-        self.port, self._process = port, process
-        return self
-
-    def stop(self) -> None:
-        if self._process is not None:
-            self._process.stop()
-        self._process, self.port = None, None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

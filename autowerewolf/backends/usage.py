@@ -7,7 +7,8 @@ Where the numbers live (measured against llama-server and ollama-proxy-plus):
   ``usage.prompt_tokens_details.cached_tokens``. The raw ``usage`` dict is also kept in
   ``msg.response_metadata["token_usage"]``.
 * ChatOllama: ``usage_metadata`` is built from ``prompt_eval_count`` / ``eval_count``
-  and has no cache field; Ollama does not report cached tokens.
+  and has no cache field; Ollama does not report cached tokens. Behind
+  ollama-proxy-plus those counts are whitespace-separated words, not tokens.
 
 ``with_structured_output`` returns the parsed object, not the message; pass
 ``include_raw=True`` and read ``result["raw"]`` to get usage.
@@ -33,15 +34,11 @@ def _int_or_none(value: Any) -> int | None:
 
 
 def usage_from_message(msg: BaseMessage) -> Usage:
+    # Only AIMessage carries usage; other messages yield all-None rather than an error.
     usage: dict[str, Any] = dict(getattr(msg, "usage_metadata", None) or {})
     details: dict[str, Any] = dict(usage.get("input_token_details") or {})
-    cached = _int_or_none(details.get("cache_read"))
-    if cached is None:
-        # Older langchain-openai releases left the OpenAI usage block only here.
-        raw = msg.response_metadata.get("token_usage") or {}
-        cached = _int_or_none((raw.get("prompt_tokens_details") or {}).get("cached_tokens"))
     return Usage(
         prompt_tokens=_int_or_none(usage.get("input_tokens")),
         completion_tokens=_int_or_none(usage.get("output_tokens")),
-        cached_tokens=cached,
+        cached_tokens=_int_or_none(details.get("cache_read")),
     )

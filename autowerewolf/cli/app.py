@@ -2,7 +2,8 @@
 
 import functools
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, ParamSpec, TypeVar
 
@@ -10,6 +11,11 @@ import typer
 from pydantic import ValidationError
 from rich.console import Console
 
+from autowerewolf.backends._process import ServerStartError
+from autowerewolf.backends.config import ConfigError as ModelConfigError
+from autowerewolf.backends.local_server import LocalBackendError
+from autowerewolf.graph.context import GameContext
+from autowerewolf.players.factory import ModelPool, PlayerBuilder
 from autowerewolf.rules.config import ConfigError
 from autowerewolf.rules.decisions import IllegalAction
 from autowerewolf.runner import GameError, Games
@@ -30,6 +36,7 @@ DEFAULT_DB = Path("games.db")
 DbOption = Annotated[Path, typer.Option("--db", help="SQLite file holding the games.")]
 USER_ERRORS = (
     ConfigError, StoreError, GameError, IllegalAction, ValidationError, sqlite3.Error, OSError,
+    ModelConfigError, LocalBackendError, ServerStartError,
 )  # fmt: skip
 
 
@@ -52,5 +59,13 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-def open_games(db: Path, *, create: bool = False) -> Games:
-    return Games(db, create=create)
+@contextmanager
+def session(db: Path, *, create: bool = False) -> Iterator[Games]:
+    """The games of `db` with live players; stops any local model server afterwards."""
+    pool = ModelPool()
+    games = Games(db, create=create, context=GameContext(player_factory=PlayerBuilder(pool)))
+    try:
+        yield games
+    finally:
+        games.close()
+        pool.close()

@@ -18,11 +18,13 @@ from autowerewolf.cli.app import (
     console,
     fail,
     one_line_errors,
-    open_games,
+    session,
 )
 from autowerewolf.gamefile import GameFile, load_game_file
+from autowerewolf.players.factory import check_models, load_models
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.rules.config import ConfigError, GameSetup
+from autowerewolf.rules.engine import new_game
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.state import GameState
 from autowerewolf.runner import GameRecord, Games
@@ -63,6 +65,8 @@ def build_game(
     roles: str | None,
     players: str | None,
     seats: list[str],
+    models: Path | None = None,
+    model_settings: tuple[str, ...] = (),
 ) -> tuple[GameSetup, Seating]:
     if game_file and script:
         raise ConfigError("give either --config or --script, not both")
@@ -83,7 +87,7 @@ def build_game(
         chosen_seed = int.from_bytes(os.urandom(3), "big")
     setup = source.setup(chosen_seed)
     setup.build()
-    default: PlayerKind = "scripted" if script else "random"
+    default: PlayerKind = "scripted" if script else "llm"
     seating = source.seating(default)
     seat_kinds = parse_pairs(seats, "--seat")
     kinds = {**seating.seats, **seat_kinds}
@@ -93,6 +97,8 @@ def build_game(
         )
     except ValueError as err:
         raise ConfigError(f"bad player kind: {str(err).splitlines()[-1].strip()}") from None
+    if models is not None or model_settings:
+        seating = seating.model_copy(update={"models": load_models(models, model_settings)})
     return setup, seating
 
 
@@ -158,11 +164,16 @@ def play(
     variant: Annotated[list[str], typer.Option(help="Rule flag, e.g. badge_swallow=double.")] = [],  # noqa: B006
     roles: Annotated[str | None, typer.Option(help="Custom board: comma-separated roles.")] = None,
     players: Annotated[
-        str | None, typer.Option(help="Kind of every seat: random, scripted, human...")
+        str | None,
+        typer.Option(help="Kind of every seat: llm (default), random, heuristic, human."),
     ] = None,
     seat: Annotated[list[str], typer.Option(help="One seat's kind, e.g. P03=human.")] = [],  # noqa: B006
     config: Annotated[Path | None, typer.Option(help="Game file (YAML/JSON).")] = None,
     script: Annotated[Path | None, typer.Option(help="Scripted game file.")] = None,
+    models: Annotated[Path | None, typer.Option(help="Model config file (YAML/JSON).")] = None,
+    model: Annotated[
+        list[str], typer.Option(help="Model setting override, e.g. default.temperature=0.2.")
+    ] = [],  # noqa: B006
     db: DbOption = DEFAULT_DB,
     game_id: Annotated[str | None, typer.Option(help="Id of the new game.")] = None,
     watch: Annotated[
@@ -171,13 +182,16 @@ def play(
     json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Play a new game and print who won and why."""
-    setup, seating = build_game(config, script, board, seed, variant, roles, players, seat)
+    setup, seating = build_game(
+        config, script, board, seed, variant, roles, players, seat, models, tuple(model)
+    )
     progress = watcher(watch)
-    games = open_games(db, create=True)
+    check_models(seating, new_game(setup.build())[0])
     new_id = game_id or f"{setup.board}-s{setup.seed}-{os.urandom(2).hex()}"
-    with console.status("Playing...") if not progress and not json_out else nullcontext():
-        record = games.start(new_id, setup, seating, progress)
-    finish(games, record, json_out, progress)
+    with session(db, create=True) as games:
+        with console.status("Playing...") if not progress and not json_out else nullcontext():
+            record = games.start(new_id, setup, seating, progress)
+        finish(games, record, json_out, progress)
 
 
 @app.command()
@@ -201,20 +215,17 @@ def resume(
         for s, o in parse_pairs(answer, "--answer").items()
     }
     progress = watcher(watch)
-    games = open_games(db)
-    record = games.resume(game_id, answers or None, progress)
-    finish(games, record, json_out, progress)
+    with session(db) as games:
+        record = games.resume(game_id, answers or None, progress)
+        finish(games, record, json_out, progress)
 
 
 def _run_batch_game(db: str, game_id: str, setup: GameSetup, seating: Seating) -> tuple[str, str]:
-    games = Games(Path(db), create=True)
-    try:
+    with session(Path(db), create=True) as games:
         if games.exists(game_id):
             record = games.resume(game_id)
         else:
             record = games.start(game_id, setup, seating)
-    finally:
-        games.close()
     return game_id, record.game.winner.value if record.game.winner else record.status
 
 
@@ -239,9 +250,8 @@ def batch(
         if seating.default == "human" or "human" in seating.seats.values():
             raise fail("batch games cannot have human seats")
         jobs.append((f"{prefix}-{seed}", setup, seating))
-    games = open_games(db, create=True)
-    finished = {i for i in games.ids() if games.load(i).status == "finished"}
-    games.close()
+    with session(db, create=True) as games:
+        finished = {i for i in games.ids() if games.load(i).status == "finished"}
     todo = [job for job in jobs if job[0] not in finished]
     outcomes: Counter[str] = Counter({"already finished": len(jobs) - len(todo)})
     with Progress(console=console) as bar:

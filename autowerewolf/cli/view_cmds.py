@@ -5,13 +5,13 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from autowerewolf.cli.app import DEFAULT_DB, DbOption, app, console, one_line_errors, open_games
+from autowerewolf.cli.app import DEFAULT_DB, DbOption, app, console, one_line_errors, session
 from autowerewolf.cli.play_cmds import finish, parse_pairs, watcher
 from autowerewolf.rules.config import ConfigError
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.legal import pending_decision
 from autowerewolf.rules.views import public_events, visible_events
-from autowerewolf.runner import GameError, GameRecord
+from autowerewolf.runner import GameError, GameRecord, Games
 from autowerewolf.summary import seat_totals
 from autowerewolf.transcript import describe
 
@@ -35,15 +35,20 @@ def events_for(record: GameRecord, audience: str) -> tuple[Event, ...]:
 @one_line_errors
 def games(db: DbOption = DEFAULT_DB) -> None:
     """List the games in a database with their status."""
-    store = open_games(db)
     table = Table("game id", "board", "status", "day", "steps", "winner")
-    for game_id in store.ids():
-        record = store.load(game_id)
-        game = record.game
-        winner = f"{game.winner.value}: {game.win_reason}" if game.winner else game.win_reason or ""
-        table.add_row(
-            game_id, game.config.board, record.status, str(game.day), str(game.ply), winner
-        )
+    with session(db) as store:
+        for game_id in store.ids():
+            record = store.load(game_id)
+            game = record.game
+            winner = f"{game.winner.value}: {game.win_reason}" if game.winner else game.win_reason
+            table.add_row(
+                game_id,
+                game.config.board,
+                record.status,
+                str(game.day),
+                str(game.ply),
+                winner or "",
+            )
     console.print(table)
 
 
@@ -58,8 +63,8 @@ def inspect(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """The state of a game at a step: who lives, the sheriff, the pending decision."""
-    store = open_games(db)
-    record = store.load(game_id) if step is None else store.at_ply(game_id, step)
+    with session(db) as store:
+        record = store.load(game_id) if step is None else store.at_ply(game_id, step)
     events_for(record, audience)  # validates --as
     game = record.game
     console.print(
@@ -114,9 +119,10 @@ def _print_totals(record: GameRecord) -> None:
 @one_line_errors
 def history(game_id: str, db: DbOption = DEFAULT_DB) -> None:
     """The checkpoints of a game: step, day, phase and the decision each one waits for."""
-    store = open_games(db)
     table = Table("step", "day", "phase", "decision key", "checkpoint")
-    for snapshot in store.history(game_id):
+    with session(db) as store:
+        snapshots = list(store.history(game_id))
+    for snapshot in snapshots:
         game = snapshot.values["game"]
         decision = pending_decision(game)
         table.add_row(
@@ -130,7 +136,8 @@ def history(game_id: str, db: DbOption = DEFAULT_DB) -> None:
 @one_line_errors
 def replay(game_id: str, audience: AsOption = "omniscient", db: DbOption = DEFAULT_DB) -> None:
     """The game's transcript as one audience saw it."""
-    record = open_games(db).load(game_id)
+    with session(db) as store:
+        record = store.load(game_id)
     for event in events_for(record, audience):
         console.print(f"[dim]D{event.day}[/dim] {describe(event)}", highlight=False)
     if audience == "omniscient":
@@ -159,7 +166,20 @@ def fork(
     json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Branch a new game from a step of a saved one and play it on; the original is untouched."""
-    store = open_games(db)
+    with session(db) as store:
+        _fork(store, game_id, step, set_, seed, new_id, watch, json_out)
+
+
+def _fork(
+    store: Games,
+    game_id: str,
+    step: int,
+    set_: list[str],
+    seed: int | None,
+    new_id: str | None,
+    watch: str,
+    json_out: bool,
+) -> None:
     source = store.at_ply(game_id, step)
     overrides: dict[str, str] = {}
     for target, value in parse_pairs(set_, "--set").items():

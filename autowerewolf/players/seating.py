@@ -4,6 +4,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from autowerewolf.backends.config import PlayerModels
 from autowerewolf.players.simple import ScriptedAnswer, ScriptEntry
 
 PlayerKind = Literal["random", "scripted", "human", "llm", "heuristic"]
@@ -23,6 +24,10 @@ class Seating(BaseModel):
 
     overrides: dict[str, dict[str, ScriptedAnswer]] = Field(
         {}, description="Forced answers by decision key and seat, whatever the seat's kind (forks)."
+    )
+
+    models: PlayerModels | None = Field(
+        None, description="Model configs of LLM seats; None = the embedded local model."
     )
 
     def kind_of(self, seat: str) -> PlayerKind:

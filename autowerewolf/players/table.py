@@ -16,7 +16,7 @@ from autowerewolf.rules.state import GameState
 from autowerewolf.rules.views import seat_view
 from autowerewolf.transcript import lines
 
-PlayerFactory = Callable[[str, PlayerKind, Seating], Player]
+PlayerFactory = Callable[[str, PlayerKind, Seating, GameState], Player]
 HUMAN_TRANSCRIPT_LINES = 40
 
 
@@ -24,7 +24,7 @@ class UnknownPlayerKind(ValueError):
     pass
 
 
-def basic_player(seat: str, kind: PlayerKind, seating: Seating) -> Player:
+def basic_player(seat: str, kind: PlayerKind, seating: Seating, game: GameState) -> Player:
     if kind == "random":
         return RandomPlayer()
     if kind == "scripted":
@@ -40,9 +40,11 @@ class SeatTable:
         self._factory = factory
         self._players: dict[str, Player] = {}
 
-    def player(self, seat: str) -> Player:
+    def player(self, seat: str, game: GameState) -> Player:
         if seat not in self._players:
-            self._players[seat] = self._factory(seat, self.seating.kind_of(seat), self.seating)
+            self._players[seat] = self._factory(
+                seat, self.seating.kind_of(seat), self.seating, game
+            )
         return self._players[seat]
 
     def answer(
@@ -60,10 +62,10 @@ class SeatTable:
         machines = [s for s in requests if s not in answers and s not in humans]
         if len(machines) > 1:
             with ThreadPoolExecutor(max_workers=len(machines)) as pool:
-                done = pool.map(lambda s: self.player(s).decide(requests[s]), machines)
+                done = pool.map(lambda s: self.player(s, game).decide(requests[s]), machines)
                 answers.update(zip(machines, done, strict=True))
         else:
-            answers.update({s: self.player(s).decide(requests[s]) for s in machines})
+            answers.update({s: self.player(s, game).decide(requests[s]) for s in machines})
         if humans:
             answers.update(ask_humans({s: requests[s] for s in humans}))
         ordered = sorted(answers)

@@ -1,0 +1,1 @@
+"""LLM players: prompts from the seat's view, structured answers, bounded memory."""
