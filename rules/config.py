@@ -163,7 +163,8 @@ def make_config(
         resolved = Variants.model_validate({**base.model_dump(), **dict(variants or {})})
     except ValidationError as err:
         raise ConfigError(_condense(err)) from None
-    pool = DEFAULT_NAME_POOL if name_pool is None else tuple(name_pool)
+    # Duplicates would let two seats draw the same display name: keep each name once.
+    pool = DEFAULT_NAME_POOL if name_pool is None else tuple(dict.fromkeys(name_pool))
     if pool and len(set(pool)) < len(role_list):
         raise ConfigError(
             f"name pool has {len(set(pool))} distinct names for {len(role_list)} seats"

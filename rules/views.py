@@ -34,7 +34,7 @@ class SeatView(BaseModel):
     role: Role
     camp: Camp
     day: int
-    step: Step
+    step: Step | None  # only for a seat that must decide: others must not learn the night's step
     teammates: tuple[str, ...]  # other wolves, for a wolf
     players: tuple[PlayerInfo, ...]
     cure_available: bool | None  # Witch only
@@ -86,7 +86,7 @@ def seat_view(
         role=me.role,
         camp=me.camp,
         day=state.day,
-        step=state.step,
+        step=state.step if options else None,
         teammates=tuple(s.id for s in state.seats if me.is_wolf and s.is_wolf and s.id != me.id),
         players=public_players(state),
         cure_available=(not state.cure_used) if is_witch else None,

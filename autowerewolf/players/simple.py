@@ -1,8 +1,9 @@
 """Players that need no model: seeded random and scripted."""
 
 from collections.abc import Mapping
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
 from autowerewolf.rules.decisions import Action, IllegalAction
@@ -26,7 +27,11 @@ class ScriptedAnswer(BaseModel):
     text: str = ""
 
 
-ScriptEntry = str | ScriptedAnswer | dict[str, str | ScriptedAnswer]
+# An answer for every seat asked ("P05" or {option, text}), or answers by seat. Tried in this
+# order: pydantic's default "smart" union would read {option: ..., text: ...} as answers by seat.
+ScriptEntry = Annotated[
+    str | ScriptedAnswer | dict[str, str | ScriptedAnswer], Field(union_mode="left_to_right")
+]
 
 
 def scripted_action(
