@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import Progress
 
 from autowerewolf.cli.app import (
@@ -109,7 +110,7 @@ def watcher(watch: str) -> Any:
     def show(game: GameState, events: list[Event]) -> None:
         for event in events:
             if watch == "omniscient" or (watch == "public" and event.audience == "public"):
-                console.print(f"[dim]D{event.day}[/dim] {describe(event)}", highlight=False)
+                console.print(f"[dim]D{event.day}[/dim] {escape(describe(event))}", highlight=False)
 
     return show if watch != "none" else None
 
@@ -120,9 +121,9 @@ def ask_in_terminal(record: GameRecord) -> dict[str, Any]:
     for seat, prompt in pending["seats"].items():
         console.rule(f"{seat} ({prompt['name']}), you are the {prompt['role']}")
         for line in prompt["transcript"]:
-            console.print(line, highlight=False)
+            console.print(line, highlight=False, markup=False)
         if pending.get("errors", {}).get(seat):
-            console.print(f"[red]{pending['errors'][seat]}[/red]")
+            console.print(f"[red]{escape(pending['errors'][seat])}[/red]")
         option = typer.prompt(f"{pending['step']}: choose one of {', '.join(prompt['options'])}")
         text = typer.prompt("What do you say?") if option.strip() == "speak" else ""
         answers[seat] = {"option": option, "text": text}

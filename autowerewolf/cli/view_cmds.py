@@ -3,6 +3,7 @@
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from autowerewolf.cli.app import DEFAULT_DB, DbOption, app, console, one_line_errors, session
@@ -139,7 +140,7 @@ def replay(game_id: str, audience: AsOption = "omniscient", db: DbOption = DEFAU
     with session(db) as store:
         record = store.load(game_id)
     for event in events_for(record, audience):
-        console.print(f"[dim]D{event.day}[/dim] {describe(event)}", highlight=False)
+        console.print(f"[dim]D{event.day}[/dim] {escape(describe(event))}", highlight=False)
     if audience == "omniscient":
         _print_totals(record)
 
