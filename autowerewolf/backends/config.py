@@ -190,6 +190,12 @@ class PlayerModels(BaseModel):
         except ValidationError as exc:
             raise ConfigError(f"model config for {seat} ({role}): {condense(exc)}") from None
 
+    def resolve_all(self, roles_by_seat: Mapping[str, str]) -> dict[str, ModelConfig]:
+        """Every seat's config at once: layers that each merge fine can still clash
+        (one switches backend, a later one lacks the new base_url), and that should
+        surface before the game starts."""
+        return {seat: self.resolve(seat, role) for seat, role in roles_by_seat.items()}
+
     def for_moderator(self) -> ModelConfig:
         if self.moderator is None:
             return self.default

@@ -7,6 +7,7 @@ from typing import Any
 from langgraph.types import interrupt
 
 from autowerewolf.players.base import Answer, DecisionRequest, Player, plain_record
+from autowerewolf.players.heuristic import HeuristicPlayer
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.simple import RandomPlayer, ScriptedPlayer, scripted_action
@@ -29,6 +30,8 @@ def basic_player(seat: str, kind: PlayerKind, seating: Seating, game: GameState)
         return RandomPlayer()
     if kind == "scripted":
         return ScriptedPlayer(seating.decisions)
+    if kind == "heuristic":
+        return HeuristicPlayer()
     raise UnknownPlayerKind(f"seat {seat}: player kind {kind!r} is not available here")
 
 
