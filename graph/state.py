@@ -36,6 +36,11 @@ def game_of(state: GameGraphState) -> GameState:
     return game if isinstance(game, GameState) else GameState.model_validate(game)
 
 
+def events_of(state: GameGraphState) -> list[Event]:
+    """The transcript, also when (part of) it arrives as plain JSON (API `update_state`)."""
+    return [e if isinstance(e, Event) else Event.model_validate(e) for e in state.get("events", [])]
+
+
 def seating_of(state: GameGraphState) -> Seating:
     seating = state.get("seating") or Seating()
     return seating if isinstance(seating, Seating) else Seating.model_validate(seating)

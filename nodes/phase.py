@@ -5,7 +5,7 @@ from collections.abc import Callable
 from langgraph.runtime import Runtime
 
 from autowerewolf.graph.context import GameContext
-from autowerewolf.graph.state import GameGraphState, game_of, seating_of
+from autowerewolf.graph.state import GameGraphState, events_of, game_of, seating_of
 from autowerewolf.rules.engine import apply
 from autowerewolf.rules.legal import pending_decision
 from autowerewolf.rules.state import Step
@@ -25,7 +25,7 @@ def phase_node(step: Step) -> PhaseNode:
         if decision is not None:
             context = runtime.context if runtime.context is not None else GameContext()
             table = context.table(seating_of(state))
-            answers, records = table.answer(game, state.get("events", []), decision)
+            answers, records = table.answer(game, events_of(state), decision)
         next_game, events = apply(game, answers)
         return {"game": next_game, "events": events, "records": records}
 

@@ -30,5 +30,9 @@ class Seating(BaseModel):
         None, description="Model configs of LLM seats; None = the embedded local model."
     )
 
+    contestants: dict[str, str] = Field(
+        {}, description="Tournament contestant name per seat, for evaluation."
+    )
+
     def kind_of(self, seat: str) -> PlayerKind:
         return self.seats.get(seat, self.default)

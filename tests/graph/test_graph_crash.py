@@ -1,0 +1,107 @@
+"""A game process killed with SIGKILL mid-game resumes to exactly the uninterrupted result."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from graph_helpers import new_games, start_random
+
+from autowerewolf.runner import Games
+
+SEED = 1
+# A random player that thinks for a few milliseconds per decision, so that the game
+# takes long enough to be killed in the middle.
+PLAYER_SCRIPT = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+
+    from autowerewolf.graph.context import GameContext
+    from autowerewolf.players.seating import Seating
+    from autowerewolf.players.simple import RandomPlayer
+    from autowerewolf.rules.config import GameSetup
+    from autowerewolf.runner import Games
+
+
+    class SlowRandom(RandomPlayer):
+        def decide(self, request):
+            time.sleep(0.01)
+            return super().decide(request)
+
+
+    def slow_players(*_seat_kind_seating_game):
+        return SlowRandom()
+
+
+    games = Games(Path(sys.argv[1]), create=True, context=GameContext(player_factory=slow_players))
+    print("started", flush=True)
+    games.start("crash", GameSetup(board="12-A", seed=int(sys.argv[2])), Seating())
+    print("finished", flush=True)
+    """
+)
+
+
+def _checkpoints(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as conn:
+            return conn.execute(
+                "SELECT count(*) FROM checkpoints WHERE thread_id = 'crash'"
+            ).fetchone()[0]
+    except sqlite3.OperationalError:  # tables not created yet
+        return 0
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_sigkill_mid_game_then_resume_matches_uninterrupted(tmp_path: Path) -> None:
+    db = tmp_path / "crash.db"
+    script = tmp_path / "slow_game.py"
+    script.write_text(PLAYER_SCRIPT, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(db), str(SEED)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while _checkpoints(db) < 25:
+            assert proc.poll() is None, f"game process ended early: {proc.communicate()}"
+            assert time.monotonic() < deadline, "no checkpoints written in time"
+            time.sleep(0.01)
+        os.kill(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    assert "finished" not in out, "the game ended before it was killed"
+
+    games = Games(db)
+    try:
+        crashed = games.load("crash")
+        assert crashed.status == "unfinished"
+        assert not crashed.game.is_over and crashed.game.ply >= 20
+        resumed = games.resume("crash")  # default random players: same choices, no sleep
+    finally:
+        games.close()
+
+    reference = new_games(tmp_path / "reference.db")
+    try:
+        expected = start_random(reference, "crash", seed=SEED)
+    finally:
+        reference.close()
+    assert resumed.status == "finished"
+    assert resumed.game.winner == expected.game.winner
+    assert resumed.game.win_reason == expected.game.win_reason
+    assert resumed.events == expected.events  # no lost or repeated events
+    assert resumed.records == expected.records
+    assert resumed.game == expected.game

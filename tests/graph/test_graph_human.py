@@ -1,0 +1,112 @@
+"""A human seat: one interrupt per decision, answered by resume (Games and CLI)."""
+
+from pathlib import Path
+
+import pytest
+from graph_helpers import assert_user_error, cli, first_option_answers, flat, new_games
+
+from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import GameSetup
+from autowerewolf.rules.legal import pending_decision
+from autowerewolf.rules.random_play import play_random_game, random_action
+from autowerewolf.runner import GameError, Games
+
+SETUP = GameSetup(board="12-A", seed=13)  # P03 is asked only a handful of times
+HUMAN = Seating(seats={"P03": "human"})
+
+
+def test_human_seat_waits_is_reasked_and_finishes(db: Path) -> None:
+    games = new_games(db)
+    record = games.start("h", SETUP, HUMAN)
+    assert record.status == "waiting"
+    (pending,) = record.interrupts
+    assert set(pending) >= {"id", "key", "step", "seats"} and list(pending["seats"]) == ["P03"]
+    prompt = pending["seats"]["P03"]
+    assert prompt["seat"] == "P03" and prompt["role"] == record.game.seat("P03").role.value
+    assert prompt["options"] == list(pending_decision(record.game).options["P03"])
+    assert prompt["transcript"] and all(isinstance(line, str) for line in prompt["transcript"])
+    roles_told = [line for line in prompt["transcript"] if "your role is" in line]
+    assert roles_told and all("P03, your role is" in line for line in roles_told)
+    key, events_before = pending["key"], len(record.events)
+
+    with pytest.raises(GameError, match="waits for human seat"):
+        games.resume("h")
+    # An illegal answer is asked again, with the reason; nothing moves on.
+    again = games.resume("h", {"P03": "bogus"})
+    assert again.status == "waiting" and again.interrupts[-1]["key"] == key
+    assert "not legal" in again.interrupts[-1]["errors"]["P03"]
+    assert len(again.events) == events_before and again.game.ply == record.game.ply
+    again = games.resume("h", {"P03": {"text": "no option"}})
+    assert "option" in again.interrupts[-1]["errors"]["P03"]
+
+    asked, record = [], again
+    while record.status == "waiting":
+        if len(asked) == 2:  # carry on from a fresh Games, as a new process would
+            games.close()
+            games = Games(db)
+        asked.append(record.interrupts[-1]["key"])
+        record = games.resume("h", first_option_answers(record))
+    games.close()
+
+    assert record.status == "finished" and record.game.is_over
+    human = [r for r in record.records if r.seat == "P03"]
+    assert [r.key for r in human] == asked and len(asked) >= 3
+    assert all(r.player == "human" and r.option == r.options[0] for r in human)
+    assert len(set(asked)) == len(asked)  # one interrupt per decision
+
+
+def test_human_answering_like_random_plays_the_random_game(games: Games) -> None:
+    """Interrupt and resume do not disturb the game: a human who answers what the random
+    player would have answered produces the engine's random game, event for event."""
+    record = games.start("like-random", SETUP, HUMAN)
+    rounds = 0
+    while record.status == "waiting":
+        decision = pending_decision(record.game)
+        action = random_action(SETUP.seed, decision, "P03")
+        record = games.resume(
+            "like-random", {"P03": {"option": action.option, "text": action.text}}
+        )
+        rounds += 1
+    assert rounds >= 3
+    final, events = play_random_game(SETUP.build())
+    assert record.events == events and record.game == final
+
+
+def test_cli_human_seat_resumed_with_answers(tmp_path: Path) -> None:
+    db = tmp_path / "cli.db"
+    result = cli("play", "--seed", 13, "--seat", "P03=human", "--game-id", "hc", "--db", db)
+    assert result.exit_code == 0, result.stderr
+    assert "waits for human seat(s) P03" in flat(result.stdout)
+
+    assert_user_error(cli("resume", "hc", "--db", db), "waits for human seat(s) P03")
+    # An illegal answer: the game still waits, and says why.
+    result = cli("resume", "hc", "--answer", "P03=P99", "--db", db)
+    assert result.exit_code == 0 and "waits for human seat(s) P03" in flat(result.stdout)
+    games = Games(db)
+    try:
+        record = games.load("hc")
+    finally:
+        games.close()
+    assert "not legal" in record.interrupts[-1]["errors"]["P03"]
+
+    for _ in range(30):
+        option = record.interrupts[-1]["seats"]["P03"]["options"][0]
+        result = cli(
+            "resume", "hc", "--answer", f"P03={option}", "--say", "P03=I am a villager.",
+            "--db", db,
+        )  # fmt: skip
+        assert result.exit_code == 0, result.stderr
+        games = Games(db)
+        try:
+            record = games.load("hc")
+        finally:
+            games.close()
+        if record.status != "waiting":
+            break
+    assert record.status == "finished"
+    assert "Winner:" in flat(result.stdout) and "Game id: hc" in flat(result.stdout)
+    speeches = [r for r in record.records if r.seat == "P03" and r.option == "speak"]
+    assert speeches and all(r.text == "I am a villager." for r in speeches)
+    # Resuming a finished game only prints the result again.
+    result = cli("resume", "hc", "--db", db, "--json")
+    assert result.exit_code == 0 and '"finished": true' in result.stdout
