@@ -26,7 +26,7 @@ def phase_node(step: Step) -> PhaseNode:
             context = runtime.context if runtime.context is not None else GameContext()
             table = context.table(seating_of(state))
             answers, records = table.answer(game, events_of(state), decision)
-        next_game, events = apply(game, answers)
+        next_game, events = apply(game, answers, decision)
         return {"game": next_game, "events": events, "records": records}
 
     run_phase.__name__ = step.value

@@ -20,7 +20,7 @@ from autowerewolf.rules.day import (
     apply_direction,
     apply_exile_vote,
 )
-from autowerewolf.rules.decisions import Action, IllegalAction, Option
+from autowerewolf.rules.decisions import Action, IllegalAction, Option, PendingDecision
 from autowerewolf.rules.election import (
     apply_election_vote,
     apply_signup,
@@ -28,7 +28,7 @@ from autowerewolf.rules.election import (
     apply_withdraw,
 )
 from autowerewolf.rules.events import Audience, Event, EventKind
-from autowerewolf.rules.legal import pending_decision
+from autowerewolf.rules.legal import decision_key, pending_decision
 from autowerewolf.rules.night import (
     apply_guard,
     apply_seer,
@@ -109,8 +109,7 @@ def new_game(config: GameConfig) -> tuple[GameState, list[Event]]:
     return enter_night_step(state, Step.WOLVES, events), events
 
 
-def validate(state: GameState, answers: Answers) -> None:
-    pending = pending_decision(state)
+def validate(state: GameState, answers: Answers, pending: PendingDecision | None) -> None:
     expected = pending.options if pending is not None else {}
     missing = sorted(set(expected) - set(answers))
     extra = sorted(set(answers) - set(expected))
@@ -127,12 +126,19 @@ def validate(state: GameState, answers: Answers) -> None:
             )
 
 
-def apply(state: GameState, answers: Answers | None = None) -> tuple[GameState, list[Event]]:
-    """Apply the pending decision's answers (none for a step that resolves itself)."""
+def apply(
+    state: GameState, answers: Answers | None = None, decision: PendingDecision | None = None
+) -> tuple[GameState, list[Event]]:
+    """Apply the pending decision's answers (none for a step that resolves itself).
+
+    `decision` may pass the pending decision the caller already computed for this state.
+    """
     answers = answers or {}
     if state.step is Step.GAME_OVER:
         raise IllegalAction("the game is over")
-    validate(state, answers)
+    if decision is None or decision.key != decision_key(state) or decision.step is not state.step:
+        decision = pending_decision(state)
+    validate(state, answers, decision)
     events: list[Event] = []
     if state.step in _AUTOMATIC:
         state = _AUTOMATIC[state.step](state, events)

@@ -36,6 +36,6 @@ def play_random_game(
     while not is_terminal(state):
         decision = pending_decision(state)
         answers = random_answers(seed, decision) if decision is not None else {}
-        state, new_events = apply(state, answers)
+        state, new_events = apply(state, answers, decision)
         events.extend(new_events)
     return state, events

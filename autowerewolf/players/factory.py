@@ -22,6 +22,9 @@ from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.table import basic_player
 from autowerewolf.rules.state import GameState
 
+# Shared by the server's two slots: room for a late-game prompt, a re-prompt and the answer.
+LOCAL_CONTEXT_TOKENS = 16384
+
 DEFAULT_MODELS = PlayerModels(
     default=ModelConfig(backend="local", model=DEFAULT_ALIAS, temperature=0.7, max_tokens=400)
 )
@@ -42,7 +45,7 @@ class ModelPool:
                 local = None
                 if config.backend == "local" and config.base_url is None:
                     if self._local is None:
-                        self._local = LocalServer()
+                        self._local = LocalServer(ctx_size=LOCAL_CONTEXT_TOKENS)
                     local = self._local.start()
                 self._models[key] = make_chat_model(config, local)
             return self._models[key]

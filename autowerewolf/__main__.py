@@ -1,0 +1,3 @@
+from autowerewolf.cli import app
+
+app()

@@ -1,0 +1,91 @@
+"""Real-model smoke games on the local llama.cpp server (run by .ci/run: `pytest -m realmodel`).
+
+A complete 12-player game through the `api` backend, and a full day through the `ollama`
+backend behind an Ollama-API proxy in front of the same model.
+"""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from autowerewolf.backends.config import ModelConfig, PlayerModels
+from autowerewolf.backends.local_server import (
+    DEFAULT_ALIAS,
+    LocalBackendError,
+    LocalServer,
+    OllamaProxy,
+)
+from autowerewolf.graph.context import GameContext
+from autowerewolf.players.factory import LOCAL_CONTEXT_TOKENS, ModelPool, PlayerBuilder
+from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import GameSetup
+from autowerewolf.rules.events import EventKind
+from autowerewolf.runner import GameRecord, Games
+
+pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
+# The grammar-constrained server should almost never need a fallback (goal: 99% valid).
+MAX_FALLBACK_RATE = 0.05
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LocalServer]:
+    try:
+        with LocalServer(ctx_size=LOCAL_CONTEXT_TOKENS) as running:
+            yield running
+    except LocalBackendError as err:
+        pytest.skip(f"local model extra not installed: {err}")
+
+
+def play(tmp_path: Path, models: PlayerModels, setup: GameSetup) -> GameRecord:
+    pool = ModelPool()
+    games = Games(tmp_path / "smoke.db", create=True, context=GameContext(PlayerBuilder(pool)))
+    try:
+        return games.start("smoke", setup, Seating(default="llm", models=models))
+    finally:
+        games.close()
+        pool.close()
+
+
+def check_logs(record: GameRecord) -> None:
+    records = record.records
+    assert records, "no decisions recorded"
+    assert all(r.player == "llm" and r.prompt and r.latency_s > 0 for r in records)
+    answered = [r for r in records if not r.fallback]
+    assert all(r.raw and r.tokens_in for r in answered)
+    fallback_rate = sum(r.fallback for r in records) / len(records)
+    assert fallback_rate <= MAX_FALLBACK_RATE, f"fallback rate {fallback_rate:.1%}"
+    speeches = [e for e in record.events if e.kind is EventKind.SPEECH]
+    assert speeches and all(e.text for e in speeches)
+
+
+def test_complete_game_through_api_backend(server: LocalServer, tmp_path: Path) -> None:
+    models = PlayerModels(
+        default=ModelConfig(
+            backend="api", base_url=server.base_url, model=DEFAULT_ALIAS, max_tokens=400
+        )
+    )
+    record = play(tmp_path, models, GameSetup(seed=7))
+    assert record.status == "finished" and record.game.winner is not None
+    check_logs(record)
+    assert sum(r.cached_tokens or 0 for r in record.records) > 0, "server prompt cache unused"
+
+
+def test_one_full_day_through_ollama_backend(server: LocalServer, tmp_path: Path) -> None:
+    try:
+        proxy = OllamaProxy(server.base_url, DEFAULT_ALIAS).start()
+    except LocalBackendError as err:
+        pytest.skip(f"ollama proxy not installed: {err}")
+    try:
+        models = PlayerModels(
+            default=ModelConfig(
+                backend="ollama", base_url=proxy.base_url, model=proxy.model, max_tokens=400
+            )
+        )
+        record = play(tmp_path, models, GameSetup(seed=8, max_days=1))
+    finally:
+        proxy.stop()
+    assert record.status == "finished"
+    check_logs(record)
+    days = {e.day for e in record.events if e.kind is EventKind.SPEECH and e.value == "discussion"}
+    assert 1 in days or record.game.winner is not None
