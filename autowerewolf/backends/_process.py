@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
+import signal
 import socket
 import subprocess
 import time
@@ -10,11 +13,16 @@ import urllib.error
 import urllib.request
 import weakref
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Self
 
 # Health checks go straight to 127.0.0.1, never through an HTTP(S)_PROXY from the env.
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+PR_SET_PDEATHSIG = 1
+_LAUNCHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="server-launcher")
 
 
 class ServerStartError(RuntimeError):
@@ -27,6 +35,13 @@ def free_port(host: str = "127.0.0.1") -> int:
         sock.bind((host, 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def _die_with_parent() -> None:
+    """In the child: the kernel sends it SIGTERM when the thread that started it dies, even
+    by SIGKILL, so a crashed game never leaves a model server behind (Linux only)."""
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _terminate(proc: subprocess.Popen[bytes], log: IO[bytes], grace_s: float) -> None:
@@ -84,14 +99,18 @@ class ManagedProcess:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("wb")
         # Output goes to a file: an unread pipe fills up and stalls the server.
-        proc = subprocess.Popen(
+        # Started from one long-lived thread: the death signal follows the starting thread,
+        # and worker threads that ask for a model come and go during a game.
+        proc = _LAUNCHER.submit(
+            subprocess.Popen,
             self.argv,
+            preexec_fn=_die_with_parent,
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=subprocess.STDOUT,
             env=self.env,
             cwd=self.cwd,
-        )
+        ).result()
         self._proc = proc
         # finalize also runs at interpreter exit, so a forgotten server never outlives us.
         self._finalizer = weakref.finalize(self, _terminate, proc, log, self.grace_s)

@@ -1,0 +1,1 @@
+"""Tournaments between contestants, metrics computed from saved games, ratings and reports."""

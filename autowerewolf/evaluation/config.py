@@ -1,0 +1,112 @@
+"""Tournament configuration files (YAML/JSON): who plays, on which board, how many games."""
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from autowerewolf.backends.config import ModelOverride, PlayerModels
+from autowerewolf.rules.config import ConfigError
+
+ContestantKind = Literal["random", "heuristic", "llm"]
+# Game ids are "<name>-<index>"; keep names to characters that are safe in ids and file names.
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+class Price(BaseModel):
+    """USD per million tokens for one model."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    input: float = Field(0.0, ge=0)
+    output: float = Field(0.0, ge=0)
+    cached: float | None = Field(None, ge=0, description="Cached input; defaults to `input`.")
+
+
+class Contestant(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    kind: ContestantKind
+    model: ModelOverride | None = Field(
+        None, description="LLM only: override applied to this contestant's seats."
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _safe_name(cls, value: str) -> str:
+        if not NAME_PATTERN.fullmatch(value):
+            raise ValueError(f"contestant name {value!r} may only use letters, digits, _ . -")
+        return value
+
+    @model_validator(mode="after")
+    def _model_only_for_llm(self) -> "Contestant":
+        if self.model is not None and self.kind != "llm":
+            raise ValueError(f"contestant {self.name!r}: `model` is only used by kind 'llm'")
+        return self
+
+
+class TournamentConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    contestants: list[Contestant] = Field(min_length=2)
+    board: str = "12-A"
+    variants: dict[str, Any] = {}
+    max_days: int = 30
+    games: int = Field(60, ge=1)
+    seed: int = Field(0, description="Seeds the schedule; block b plays game seed seed + b.")
+    mixed_share: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Share of games where every contestant sits in both camps; the rest "
+        "put one contestant on each camp (and then swap).",
+    )
+    concurrency: int = Field(1, ge=1)
+    models: PlayerModels | None = Field(
+        None, description="Base model configs of LLM seats; None = the embedded local model."
+    )
+    prices: dict[str, Price] = Field({}, description="Price per model name (DecisionRecord.model).")
+    bootstrap: int = Field(1000, ge=100, description="Bootstrap resamples for rating intervals.")
+
+    @field_validator("name")
+    @classmethod
+    def _safe_name(cls, value: str) -> str:
+        if not NAME_PATTERN.fullmatch(value):
+            raise ValueError(f"tournament name {value!r} may only use letters, digits, _ . -")
+        return value
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> "TournamentConfig":
+        names = [c.name for c in self.contestants]
+        duplicated = sorted({n for n in names if names.count(n) > 1})
+        if duplicated:
+            raise ValueError(f"contestant names must be unique: {', '.join(duplicated)}")
+        return self
+
+
+def _condense(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "value"
+    message = first["msg"].removeprefix("Value error, ")
+    return f"{where}: {message}"
+
+
+def load_tournament(path: Path) -> TournamentConfig:
+    if not path.is_file():
+        raise ConfigError(f"tournament file {path} not found")
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as err:
+        raise ConfigError(f"{path} is not valid: {str(err).splitlines()[0]}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} must hold a mapping of settings")
+    try:
+        return TournamentConfig.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError(f"{path}: {_condense(err)}") from None
