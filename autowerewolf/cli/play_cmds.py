@@ -22,17 +22,24 @@ from autowerewolf.cli.app import (
     session,
 )
 from autowerewolf.gamefile import GameFile, load_game_file
-from autowerewolf.players.factory import check_models, load_models
+from autowerewolf.narration import LLMNarrator, Narrator, TemplateNarrator
+from autowerewolf.players.factory import PlayerBuilder, check_models, load_models, models_of
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.rules.config import ConfigError, GameSetup
 from autowerewolf.rules.engine import new_game
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.state import GameState
-from autowerewolf.runner import GameRecord, Games
+from autowerewolf.runner import GameRecord, Games, ProgressHook
 from autowerewolf.summary import summarize
 from autowerewolf.transcript import describe
 
 WATCH_CHOICES = ("none", "public", "omniscient")
+NARRATION_CHOICES = ("template", "llm", "off")
+WatchOption = Annotated[str, typer.Option(help="Print raw events live: none, public, omniscient.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+NarrationOption = Annotated[
+    str, typer.Option(help="Live narration of public events: template, llm (moderator model), off.")
+]
 
 
 def parse_pairs(pairs: list[str], what: str) -> dict[str, str]:
@@ -103,16 +110,35 @@ def build_game(
     return setup, seating
 
 
-def watcher(watch: str) -> Any:
+def watcher(watch: str, narrator: Narrator | None = None) -> ProgressHook | None:
+    """Live output: raw events for one audience, else the moderator's narration."""
     if watch not in WATCH_CHOICES:
         raise ConfigError(f"--watch must be one of {', '.join(WATCH_CHOICES)}")
 
     def show(game: GameState, events: list[Event]) -> None:
+        if watch == "none":
+            text = narrator.narrate(events) if narrator is not None else None
+            if text:
+                console.print(escape(text), highlight=False)
+            return
         for event in events:
-            if watch == "omniscient" or (watch == "public" and event.audience == "public"):
+            if watch == "omniscient" or event.audience == "public":
                 console.print(f"[dim]D{event.day}[/dim] {escape(describe(event))}", highlight=False)
 
-    return show if watch != "none" else None
+    return show if watch != "none" or narrator is not None else None
+
+
+def make_narrator(mode: str, games: Games, seating: Seating) -> Narrator | None:
+    if mode not in NARRATION_CHOICES:
+        raise ConfigError(f"--narration must be one of {', '.join(NARRATION_CHOICES)}")
+    if mode == "off":
+        return None
+    if mode == "template":
+        return TemplateNarrator()
+    builder = games.context.player_factory
+    if not isinstance(builder, PlayerBuilder):
+        raise ConfigError("--narration llm needs model players")
+    return LLMNarrator(builder.pool.chat(models_of(seating).for_moderator()))
 
 
 def ask_in_terminal(record: GameRecord) -> dict[str, Any]:
@@ -177,19 +203,19 @@ def play(
     ] = [],  # noqa: B006
     db: DbOption = DEFAULT_DB,
     game_id: Annotated[str | None, typer.Option(help="Id of the new game.")] = None,
-    watch: Annotated[
-        str, typer.Option(help="Print events live: none, public, omniscient.")
-    ] = "none",
-    json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    watch: WatchOption = "none",
+    narration: NarrationOption = "template",
+    json_out: JsonOption = False,
 ) -> None:
     """Play a new game and print who won and why."""
     setup, seating = build_game(
         config, script, board, seed, variant, roles, players, seat, models, tuple(model)
     )
-    progress = watcher(watch)
     check_models(seating, new_game(setup.build())[0])
     new_id = game_id or f"{setup.board}-s{setup.seed}-{os.urandom(2).hex()}"
     with session(db, create=True) as games:
+        narrator = None if json_out else make_narrator(narration, games, seating)
+        progress = watcher(watch, narrator)
         with console.status("Playing...") if not progress and not json_out else nullcontext():
             record = games.start(new_id, setup, seating, progress)
         finish(games, record, json_out, progress)
@@ -204,10 +230,9 @@ def resume(
     say: Annotated[
         list[str], typer.Option(help="A human seat's speech, e.g. P03='I am the seer'.")
     ] = [],  # noqa: B006
-    watch: Annotated[
-        str, typer.Option(help="Print events live: none, public, omniscient.")
-    ] = "none",
-    json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    watch: WatchOption = "none",
+    narration: NarrationOption = "template",
+    json_out: JsonOption = False,
 ) -> None:
     """Continue a saved game: after a crash, or with a human seat's answer."""
     texts = parse_pairs(say, "--say")
@@ -215,8 +240,9 @@ def resume(
         s: {"option": o, "text": texts.get(s, "")}
         for s, o in parse_pairs(answer, "--answer").items()
     }
-    progress = watcher(watch)
     with session(db) as games:
+        seating = games.load(game_id).seating
+        progress = watcher(watch, None if json_out else make_narrator(narration, games, seating))
         record = games.resume(game_id, answers or None, progress)
         finish(games, record, json_out, progress)
 

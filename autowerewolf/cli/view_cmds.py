@@ -7,7 +7,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from autowerewolf.cli.app import DEFAULT_DB, DbOption, app, console, one_line_errors, session
-from autowerewolf.cli.play_cmds import finish, parse_pairs, watcher
+from autowerewolf.cli.play_cmds import (
+    JsonOption,
+    NarrationOption,
+    WatchOption,
+    finish,
+    make_narrator,
+    parse_pairs,
+    watcher,
+)
 from autowerewolf.rules.config import ConfigError
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.legal import pending_decision
@@ -161,14 +169,13 @@ def fork(
     ] = None,
     new_id: Annotated[str | None, typer.Option(help="Id of the new game.")] = None,
     db: DbOption = DEFAULT_DB,
-    watch: Annotated[
-        str, typer.Option(help="Print events live: none, public, omniscient.")
-    ] = "none",
-    json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    watch: WatchOption = "none",
+    narration: NarrationOption = "template",
+    json_out: JsonOption = False,
 ) -> None:
     """Branch a new game from a step of a saved one and play it on; the original is untouched."""
     with session(db) as store:
-        _fork(store, game_id, step, set_, seed, new_id, watch, json_out)
+        _fork(store, game_id, step, set_, seed, new_id, watch, narration, json_out)
 
 
 def _fork(
@@ -179,6 +186,7 @@ def _fork(
     seed: int | None,
     new_id: str | None,
     watch: str,
+    narration: str,
     json_out: bool,
 ) -> None:
     source = store.at_ply(game_id, step)
@@ -192,6 +200,7 @@ def _fork(
             )
         overrides[seat_id] = value
     branch_id = new_id or f"{game_id}-fork{step}"
-    progress = watcher(watch)
+    narrator = None if json_out else make_narrator(narration, store, source.seating)
+    progress = watcher(watch, narrator)
     store.fork(game_id, step, branch_id, overrides, seed)
     finish(store, store.resume(branch_id, progress=progress), json_out, progress)

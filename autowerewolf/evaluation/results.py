@@ -35,9 +35,7 @@ def connect(db: Path, *, create: bool = False) -> sqlite3.Connection:
     return conn
 
 
-def row_of(
-    record: GameRecord, prices: Mapping[str, Price] | None = None
-) -> GameRow:
+def row_of(record: GameRecord, prices: Mapping[str, Price] | None = None) -> GameRow:
     return game_row(
         record.game_id,
         record.events,

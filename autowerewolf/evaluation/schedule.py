@@ -47,9 +47,7 @@ def _seat_ids(n: int) -> list[str]:
     return [f"P{i + 1:02d}" for i in range(n)]
 
 
-def _seating(
-    config: TournamentConfig, holders: list[Contestant], seats: list[str]
-) -> Seating:
+def _seating(config: TournamentConfig, holders: list[Contestant], seats: list[str]) -> Seating:
     models = None
     llm_seats = {s: c for s, c in zip(seats, holders, strict=True) if c.kind == "llm"}
     if llm_seats:
