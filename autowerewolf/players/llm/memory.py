@@ -2,6 +2,7 @@
 a digest of the oldest part, so prompts stay bounded however long the game runs."""
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from autowerewolf.rules.events import Event, EventKind
@@ -9,7 +10,7 @@ from autowerewolf.rules.views import SeatView
 from autowerewolf.transcript import describe
 
 # Characters of verbatim log kept in the prompt; older lines are folded into the digest.
-DEFAULT_BUDGET_CHARS = 9000
+DEFAULT_BUDGET_CHARS = 6000
 # After folding, this share of the budget stays verbatim, so folds happen rarely and the
 # prompt prefix (and the server's prompt cache) survives between them.
 KEEP_AFTER_FOLD = 0.4
@@ -88,6 +89,43 @@ def digest_line(event: Event) -> str | None:
     return describe(event)
 
 
+GROUPED = (EventKind.BALLOT, EventKind.SIGNUP)
+
+
+def _group(event: Event) -> tuple[EventKind, str | None, int | None]:
+    return event.kind, event.value, event.round
+
+
+def compact(events: Sequence[Event]) -> list[tuple[Event, str]]:
+    """Events as lines, with a run of ballots or sign-ups folded into one line."""
+    lines: list[tuple[Event, str]] = []
+    run: list[Event] = []
+
+    def flush() -> None:
+        if not run:
+            return
+        first = run[0]
+        if first.kind is EventKind.SIGNUP:
+            runners = [e.actor for e in run if e.value == "run"]
+            text = f"Sheriff candidates: {', '.join(r for r in runners if r) or 'none'}."
+        else:
+            ballots = ", ".join(f"{e.actor}->{e.target or 'abstain'}" for e in run)
+            text = f"Ballots ({first.value}, round {first.round}): {ballots}."
+        lines.append((first, text))
+        run.clear()
+
+    for event in events:
+        if run and _group(event) != _group(run[0]):
+            flush()
+        if event.kind in GROUPED:
+            run.append(event)
+        else:
+            flush()
+            lines.append((event, describe(event)))
+    flush()
+    return lines
+
+
 @dataclass
 class SeatMemory:
     budget_chars: int = DEFAULT_BUDGET_CHARS
@@ -103,7 +141,8 @@ class SeatMemory:
         lines = []
         for event in new:
             self.ledger.observe(event)
-            line = f"D{event.day} {describe(event)}"
+        for event, text in compact(new):
+            line = f"D{event.day} {text}"
             self.recent.append((event, line))
             lines.append(line)
         if sum(len(line) + 1 for _, line in self.recent) > self.budget_chars:
