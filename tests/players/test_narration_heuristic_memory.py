@@ -1,0 +1,78 @@
+"""Narration sees only public events; the heuristic baseline beats random; memory stays bounded."""
+
+from collections import Counter
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
+from autowerewolf.graph.context import GameContext
+from autowerewolf.narration import LLMNarrator, TemplateNarrator
+from autowerewolf.players.llm.memory import SeatMemory
+from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import GameSetup, make_config
+from autowerewolf.rules.engine import new_game
+from autowerewolf.rules.random_play import play_random_game
+from autowerewolf.rules.roles import Camp
+from autowerewolf.rules.views import seat_view
+
+
+class EchoChat:
+    """Records what the moderator model is given."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def invoke(self, messages: list[BaseMessage]) -> AIMessage:
+        self.seen.append(str(messages[-1].content))
+        return AIMessage("The village wakes.")
+
+
+def test_narrators_only_receive_public_events() -> None:
+    """RULES §9: the moderator's narration never leaks hidden facts."""
+    _, events = play_random_game(make_config(seed=5))
+    chat = EchoChat()
+    narrator = LLMNarrator(chat)  # type: ignore[arg-type]
+    assert narrator.narrate(events) == "The village wakes."
+    template = TemplateNarrator().narrate(events) or ""
+    for text in (chat.seen[0], template):
+        assert "your role is" not in text
+        assert "[seer]" not in text and "[wolves]" not in text and "[witch]" not in text
+        assert "(moderator)" not in text and "Roles:" not in text
+
+
+def test_llm_narrator_falls_back_to_the_template_when_the_model_fails() -> None:
+    class Broken:
+        def invoke(self, messages: list[BaseMessage]) -> AIMessage:
+            raise TimeoutError("model down")
+
+    _, events = play_random_game(make_config(seed=5))
+    assert LLMNarrator(Broken()).narrate(events) == TemplateNarrator().narrate(events)  # type: ignore[arg-type]
+
+
+def test_heuristic_good_side_beats_random_good_side() -> None:
+    graph = build_graph().compile()
+    wins: Counter[str] = Counter()
+    for seed in range(30):
+        wolves = {s.id for s in new_game(make_config(seed=seed))[0].seats if s.is_wolf}
+        for kind in ("heuristic", "random"):
+            seats = {f"P{i:02d}": kind for i in range(1, 13)} | dict.fromkeys(wolves, "random")
+            out = graph.invoke(
+                {"setup": GameSetup(seed=seed), "seating": Seating(seats=seats)},
+                {"recursion_limit": RECURSION_LIMIT},
+                context=GameContext(),
+            )
+            wins[kind] += out["game"].winner is Camp.GOOD
+    assert wins["heuristic"] > wins["random"] + 5, wins
+
+
+def test_memory_prompt_stays_bounded_in_a_long_game() -> None:
+    """However long the game, verbatim log plus digest stay within a fixed size."""
+    state, events = play_random_game(make_config(seed=11, max_days=30))
+    memory = SeatMemory(budget_chars=2000)
+    sizes = []
+    for cut in range(50, len(events) + 1, 25):
+        memory.update(seat_view(state, events[:cut], "P01"))
+        sizes.append(len(memory.transcript()))
+    recent = sum(len(line) + 1 for _, line in memory.recent)
+    assert recent <= 2000 + 400
+    assert max(sizes) < 2000 + 4000
