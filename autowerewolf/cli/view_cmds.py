@@ -21,7 +21,7 @@ from autowerewolf.rules.events import Event
 from autowerewolf.rules.legal import pending_decision
 from autowerewolf.rules.views import public_events, visible_events
 from autowerewolf.runner import GameError, GameRecord, Games
-from autowerewolf.summary import seat_totals
+from autowerewolf.summary import SeatTotals, seat_totals
 from autowerewolf.transcript import describe
 
 AsOption = Annotated[
@@ -116,11 +116,19 @@ def _print_totals(record: GameRecord) -> None:
         "tokens out",
         "latency s",
     )
+    game_total = SeatTotals()
     for seat_id, t in totals.items():
         table.add_row(
             seat_id, str(t.decisions), str(t.fallbacks), str(t.retries), str(t.tokens_in),
             str(t.cached_tokens), str(t.tokens_out), f"{t.latency_s:.1f}",
         )  # fmt: skip
+        for name in SeatTotals.model_fields:
+            setattr(game_total, name, getattr(game_total, name) + getattr(t, name))
+    t = game_total
+    table.add_row(
+        "game", str(t.decisions), str(t.fallbacks), str(t.retries), str(t.tokens_in),
+        str(t.cached_tokens), str(t.tokens_out), f"{t.latency_s:.1f}", style="bold",
+    )  # fmt: skip
     console.print(table)
 
 

@@ -1,0 +1,83 @@
+"""Commands that evaluate: tournament, report."""
+
+from collections.abc import Iterator
+from itertools import chain
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import Progress
+
+from autowerewolf.cli.app import app, console, fail, one_line_errors
+from autowerewolf.evaluation.config import load_tournament
+from autowerewolf.evaluation.facts import GameRow
+from autowerewolf.evaluation.report import Report, build_report
+from autowerewolf.evaluation.results import databases, iter_rows
+from autowerewolf.evaluation.tournament import pending, run_tournament
+
+OutOption = Annotated[
+    Path | None, typer.Option("--out", help="Report folder (HTML, Markdown, CSV, JSON).")
+]
+
+
+def _print_ranking(report: Report, out: Path) -> None:
+    bt = report.bt
+    for i in sorted(range(len(bt.names)), key=lambda i: -bt.skill[i]):
+        console.print(
+            f"  {bt.names[i]:<20} skill {bt.skill[i]:+.2f}  [{bt.lo[i]:+.2f}, {bt.hi[i]:+.2f}]",
+            highlight=False,
+        )
+    console.print(f"Report: {out / 'report.html'} ({report.games} games)")
+
+
+@app.command()
+@one_line_errors
+def tournament(
+    config: Annotated[Path, typer.Argument(help="Tournament file (YAML/JSON).")],
+    db: Annotated[Path | None, typer.Option("--db", help="SQLite file for the games.")] = None,
+    out: OutOption = None,
+    concurrency: Annotated[
+        int | None, typer.Option(help="Games played at once (processes).", min=1)
+    ] = None,
+) -> None:
+    """Play a tournament (running it again continues it), then write its report."""
+    spec = load_tournament(config)
+    out = out or Path("tournaments") / spec.name
+    db = db or out / "games.db"
+    todo, done = pending(spec, db)
+    console.print(f"Tournament {spec.name}: {done} games done, {len(todo)} to play ({db}).")
+    with Progress(console=console) as bar:
+        task = bar.add_task("games", total=len(todo))
+        outcomes = run_tournament(
+            spec, db, concurrency, progress=lambda _id, _outcome: bar.advance(task)
+        )
+    console.print(", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items()) if v))
+    rows = iter_rows(db, tournament=spec.name)
+    report = build_report(rows, out, title=f"Tournament {spec.name}", resamples=spec.bootstrap,
+                          seed=spec.seed)  # fmt: skip
+    _print_ranking(report, out)
+
+
+@app.command()
+@one_line_errors
+def report(
+    source: Annotated[Path, typer.Argument(help="A game database, or a folder of *.db files.")],
+    out: OutOption = None,
+    tournament_name: Annotated[
+        str | None, typer.Option("--tournament", help="Only this tournament's games.")
+    ] = None,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples.", min=100)] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
+) -> None:
+    """Write the report (HTML, Markdown, CSV, JSON) of every finished game in SOURCE."""
+    dbs = databases(source)
+    out = out or (source if source.is_dir() else source.parent) / "report"
+
+    def rows() -> Iterator[GameRow]:
+        return chain.from_iterable(iter_rows(db, tournament=tournament_name) for db in dbs)
+
+    try:
+        result = build_report(rows(), out, resamples=resamples, seed=seed)
+    except ValueError as err:
+        raise fail(str(err)) from None
+    _print_ranking(result, out)
