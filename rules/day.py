@@ -5,7 +5,6 @@ from collections.abc import Mapping
 from autowerewolf.rules.common import event
 from autowerewolf.rules.deaths import kill, push_chain
 from autowerewolf.rules.decisions import Action, Option
-from autowerewolf.rules.election import explode
 from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.state import BadgeStatus, Cause, GameState, Step, Vote
@@ -50,26 +49,6 @@ def apply_direction(
     return state.model_copy(
         update={"step": Step.DISCUSSION, "speakers": sheriff_speaking_order(state, clockwise)}
     )
-
-
-def apply_day_speech(
-    state: GameState, actions: Mapping[str, Action], events: list[Event]
-) -> GameState:
-    """A discussion or exile-PK speech; after the last one, the (re)vote."""
-    speaker = state.speakers[0]
-    action = actions[speaker]
-    if action.option == Option.EXPLODE:
-        return explode(state, speaker)
-    context = "discussion" if state.step is Step.DISCUSSION else "exile_pk"
-    events.append(
-        event(
-            state, EventKind.SPEECH, Audience.PUBLIC, actor=speaker, value=context, text=action.text
-        )
-    )
-    rest = state.speakers[1:]
-    if rest:
-        return state.model_copy(update={"speakers": rest})
-    return state.model_copy(update={"speakers": (), "step": Step.EXILE_VOTE})
 
 
 def exile_voters(state: GameState) -> tuple[str, ...]:

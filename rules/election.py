@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from autowerewolf.rules.common import event
 from autowerewolf.rules.decisions import Action, Option
 from autowerewolf.rules.events import Audience, Event, EventKind
+from autowerewolf.rules.speeches import explode
 from autowerewolf.rules.state import Election, GameState, Step
 from autowerewolf.rules.tally import tally
 from autowerewolf.rules.transitions import elect, lose_badge, settle_candidates
@@ -14,12 +15,6 @@ def first_exploder(actions: Mapping[str, Action]) -> str | None:
     """Several wolves exploding at the same moment: the lowest seat goes first, alone."""
     exploders = sorted(s for s, a in actions.items() if a.option == Option.EXPLODE)
     return exploders[0] if exploders else None
-
-
-def explode(state: GameState, seat_id: str) -> GameState:
-    return state.model_copy(
-        update={"exploder": seat_id, "step": Step.SELF_EXPLOSION, "speakers": ()}
-    )
 
 
 def apply_signup(state: GameState, actions: Mapping[str, Action], events: list[Event]) -> GameState:
@@ -42,24 +37,6 @@ def apply_signup(state: GameState, actions: Mapping[str, Action], events: list[E
     if runners and len(runners) == len(state.publicly_alive):
         return lose_badge(state, "every player ran", events)
     return settle_candidates(state, runners, events)
-
-
-def apply_speech(state: GameState, actions: Mapping[str, Action], events: list[Event]) -> GameState:
-    """A campaign or PK speech; on the last one, the withdrawal call."""
-    speaker = state.speakers[0]
-    action = actions[speaker]
-    if action.option == Option.EXPLODE:
-        return explode(state, speaker)
-    context = "campaign" if state.step is Step.ELECTION_SPEECH else "election_pk"
-    events.append(
-        event(
-            state, EventKind.SPEECH, Audience.PUBLIC, actor=speaker, value=context, text=action.text
-        )
-    )
-    rest = state.speakers[1:]
-    if rest:
-        return state.model_copy(update={"speakers": rest})
-    return state.model_copy(update={"speakers": (), "step": Step.ELECTION_WITHDRAW})
 
 
 def apply_withdraw(

@@ -16,17 +16,11 @@ from autowerewolf.rules.common import event
 from autowerewolf.rules.config import GameConfig
 from autowerewolf.rules.day import (
     apply_announce,
-    apply_day_speech,
     apply_direction,
     apply_exile_vote,
 )
 from autowerewolf.rules.decisions import Action, IllegalAction, Option, PendingDecision
-from autowerewolf.rules.election import (
-    apply_election_vote,
-    apply_signup,
-    apply_speech,
-    apply_withdraw,
-)
+from autowerewolf.rules.election import apply_election_vote, apply_signup, apply_withdraw
 from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.legal import decision_key, pending_decision
 from autowerewolf.rules.night import (
@@ -39,6 +33,7 @@ from autowerewolf.rules.night import (
 )
 from autowerewolf.rules.rng import rng_for
 from autowerewolf.rules.roles import Camp
+from autowerewolf.rules.speeches import apply_speech
 from autowerewolf.rules.state import BadgeStatus, GameState, Seat, Step
 from autowerewolf.rules.transitions import enter_night_step
 
@@ -58,8 +53,8 @@ _DECISIONS: dict[Step, Callable[[GameState, Answers, list[Event]], GameState]] =
     Step.BADGE: apply_badge,
     Step.LAST_WORDS: apply_last_words,
     Step.SHERIFF_DIRECTION: apply_direction,
-    Step.DISCUSSION: apply_day_speech,
-    Step.EXILE_PK_SPEECH: apply_day_speech,
+    Step.DISCUSSION: apply_speech,
+    Step.EXILE_PK_SPEECH: apply_speech,
     Step.EXILE_VOTE: apply_exile_vote,
 }
 _AUTOMATIC: dict[Step, Callable[[GameState, list[Event]], GameState]] = {
