@@ -53,8 +53,9 @@ def tournament(
         )
     console.print(", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items()) if v))
     rows = iter_rows(db, tournament=spec.name)
-    report = build_report(rows, out, title=f"Tournament {spec.name}", resamples=spec.bootstrap,
-                          seed=spec.seed)  # fmt: skip
+    report = build_report(
+        rows, out, title=f"Tournament {spec.name}", resamples=spec.bootstrap, seed=spec.seed
+    )
     _print_ranking(report, out)
 
 

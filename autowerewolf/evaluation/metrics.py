@@ -169,8 +169,7 @@ class Aggregator:
 
 def _rate(r: Ratio) -> dict[str, float | None]:
     lo, hi = wilson(r.num, r.den)
-    return {"rate": r.value, "lo": lo if r.den else None, "hi": hi if r.den else None,
-            "n": r.den}  # fmt: skip
+    return {"rate": r.value, "lo": lo if r.den else None, "hi": hi if r.den else None, "n": r.den}
 
 
 def contestant_metrics(name: str, t: Tally) -> dict[str, Any]:

@@ -1,0 +1,69 @@
+"""Ratings on synthetic games with a known truth."""
+
+import numpy as np
+import pytest
+
+from autowerewolf.evaluation.metrics import GameTeams
+from autowerewolf.evaluation.ratings import (
+    _collapse,
+    _fit,
+    _newton_batch,
+    bradley_terry,
+    design,
+    openskill,
+    team_elo,
+)
+
+NAMES = ["strong", "middle", "weak"]
+TRUE = {"strong": 1.5, "middle": 0.0, "weak": -1.5}
+
+
+def synthetic(n: int, seed: int = 3) -> list[GameTeams]:
+    rng = np.random.default_rng(seed)
+    games = []
+    for _ in range(n):
+        good_holder, wolf_holder = rng.choice(NAMES, size=2, replace=False)
+        z = -0.3 + TRUE[good_holder] - TRUE[wolf_holder]
+        outcome = float(rng.random() < 1 / (1 + np.exp(-z)))
+        games.append(GameTeams({good_holder: 8}, {wolf_holder: 4}, outcome, {}))
+    return games
+
+
+def test_bradley_terry_recovers_the_order_with_separated_intervals() -> None:
+    bt = bradley_terry(synthetic(600), NAMES, resamples=300, seed=1)
+    assert list(np.argsort(-bt.skill)) == [0, 1, 2]
+    assert bt.lo[0] > bt.hi[1] and bt.lo[1] > bt.hi[2]
+    assert bt.camp_intercept == pytest.approx(-0.3, abs=0.35)
+    assert bt.p_above[0, 2] == 1.0 and bt.p_above[2, 0] == 0.0
+    assert sum(bt.skill) == pytest.approx(0, abs=1e-6)  # the ridge pins the offset
+
+
+def test_fit_does_not_depend_on_game_order() -> None:
+    games = synthetic(200)
+    forward = bradley_terry(games, NAMES, resamples=100, seed=5)
+    backward = bradley_terry(games[::-1], NAMES, resamples=100, seed=5)
+    assert np.allclose(forward.skill, backward.skill)
+    assert np.allclose(forward.lo, backward.lo)
+
+
+def test_batched_newton_matches_scipy() -> None:
+    x, y = design(synthetic(300), NAMES)
+    xs, ys, counts = _collapse(x, y)
+    scipy_fit = _fit(xs, ys, counts)
+    newton = _newton_batch(xs, ys, counts[None, :], np.zeros(len(NAMES) + 1))[0]
+    assert np.allclose(scipy_fit, newton, atol=1e-4)
+
+
+def test_one_sided_data_stays_finite() -> None:
+    games = [GameTeams({"strong": 8}, {"weak": 4}, 1.0, {}) for _ in range(20)]
+    games += [GameTeams({"weak": 8}, {"strong": 4}, 0.0, {}) for _ in range(20)]
+    bt = bradley_terry(games, ["strong", "weak"], resamples=100)
+    assert np.all(np.isfinite(bt.skill)) and bt.skill[0] > 0
+
+
+def test_baselines_point_the_same_way() -> None:
+    games = synthetic(400)
+    elo = team_elo(games, NAMES)
+    skill = openskill(games, NAMES)
+    assert elo["strong"] > elo["middle"] > elo["weak"]
+    assert skill["strong"][0] > skill["weak"][0]

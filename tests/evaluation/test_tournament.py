@@ -1,0 +1,153 @@
+"""Acceptance: a heuristic-vs-random tournament is ranked correctly, with separated
+intervals; re-running it continues instead of replaying; the report renders in Chromium."""
+
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from autowerewolf.cli import app
+from autowerewolf.evaluation.config import TournamentConfig
+from autowerewolf.evaluation.report import Report, build_report
+from autowerewolf.evaluation.results import iter_rows
+from autowerewolf.evaluation.tournament import pending, run_tournament
+from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import GameSetup
+from autowerewolf.runner import Games
+
+CONFIG = TournamentConfig.model_validate(
+    {
+        "name": "accept",
+        "games": 48,
+        "seed": 11,
+        "concurrency": 2,
+        "contestants": [
+            {"name": "heuristic", "kind": "heuristic"},
+            {"name": "random", "kind": "random"},
+        ],
+    }
+)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Report]]:
+    folder = tmp_path_factory.mktemp("tournament")
+    db = folder / "games.db"
+    outcomes = run_tournament(CONFIG, db)
+    assert sum(v for k, v in outcomes.items() if k != "already finished") == CONFIG.games
+    report = build_report(iter_rows(db, tournament="accept"), folder / "report", seed=CONFIG.seed)
+    yield db, report
+
+
+def test_heuristic_ranks_above_random_with_separated_intervals(
+    played: tuple[Path, Report],
+) -> None:
+    _, report = played
+    bt = report.bt
+    h, r = bt.names.index("heuristic"), bt.names.index("random")
+    assert report.games == CONFIG.games
+    assert bt.lo[h] > bt.hi[r], (bt.lo, bt.hi)
+    assert bt.p_above[h, r] > 0.99
+    by_name = {m["contestant"]: m for m in report.metrics}
+    assert by_name["heuristic"]["win"]["lo"] > by_name["random"]["win"]["hi"]
+
+
+def test_every_game_records_its_contestants(played: tuple[Path, Report]) -> None:
+    db, _ = played
+    games = Games(db)
+    try:
+        record = games.load("accept-00003")
+    finally:
+        games.close()
+    assert set(record.seating.contestants.values()) <= {"heuristic", "random"}
+    assert len(record.seating.contestants) == 12
+
+
+def test_rerun_continues_without_replaying(played: tuple[Path, Report]) -> None:
+    db, _ = played
+    todo, done = pending(CONFIG, db)
+    assert (todo, done) == ([], CONFIG.games)
+    longer = CONFIG.model_copy(update={"games": CONFIG.games + 2, "concurrency": 1})
+    assert run_tournament(longer, db)["already finished"] == CONFIG.games
+
+
+def test_games_without_result_rows_are_read_from_checkpoints(tmp_path: Path) -> None:
+    db = tmp_path / "plain.db"
+    games = Games(db, create=True)
+    try:
+        games.start("plain-1", GameSetup(seed=4), Seating(default="heuristic"))
+        games.start("plain-2", GameSetup(seed=5), Seating(default="random"))
+    finally:
+        games.close()
+    rows = list(iter_rows(db))
+    assert [r["game_id"] for r in rows] == ["plain-1", "plain-2"]
+    assert {s["contestant"] for s in rows[0]["seats"].values()} == {"heuristic"}
+
+
+def test_report_command_writes_every_output(played: tuple[Path, Report], tmp_path: Path) -> None:
+    db, _ = played
+    result = CliRunner().invoke(
+        app, ["report", str(db), "--out", str(tmp_path), "--resamples", "200"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "heuristic" in result.output
+    for name in (
+        "report.html",
+        "report.md",
+        "metrics.json",
+        "contestants.csv",
+        "roles.csv",
+        "ratings.csv",
+        "head_to_head.csv",
+        "plots/ratings.png",
+    ):
+        assert (tmp_path / name).is_file(), name
+    html = (tmp_path / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == 5
+
+
+def test_report_renders_with_plots_in_headless_chromium(
+    played: tuple[Path, Report], tmp_path: Path
+) -> None:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    from matplotlib.image import imread
+
+    html = played[1].files[0].parent.parent / "report.html"
+    shot = tmp_path / "shot.png"
+    subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            f"--screenshot={shot}",
+            "--window-size=1200,3000",
+            html.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    pixels = (imread(shot)[:, :, :3] * 255).round().astype(int)
+    assert pixels.shape[:2] == (3000, 1200)
+    colors = {tuple(p) for p in pixels.reshape(-1, 3)[::7]}
+    assert len(colors) > 100  # a blank or text-only page has a handful of greys
+
+    def near(rgb: tuple[int, int, int]) -> int:
+        return int((np.abs(pixels - np.array(rgb)).sum(axis=2) < 30).sum())
+
+    # The contestants' bar colours only come from the rendered plots.
+    assert near((31, 119, 180)) > 5000  # heuristic blue
+    assert near((214, 39, 40)) > 5000  # random red
