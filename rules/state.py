@@ -5,9 +5,10 @@ Class paths and enum values are stored in checkpoints: keep them where they are.
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
 from autowerewolf.rules.config import GameConfig
+from autowerewolf.rules.frozen import Frozen
 from autowerewolf.rules.roles import Camp, Role, camp_of
 
 
@@ -59,18 +60,14 @@ class TaskKind(StrEnum):
     LAST_WORDS = "last_words"
 
 
-class ChainTask(BaseModel):
+class ChainTask(Frozen):
     """One pending step of a death chain (RULES §7)."""
-
-    model_config = ConfigDict(frozen=True)
 
     kind: TaskKind
     seat: str | None = None
 
 
-class Seat(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class Seat(Frozen):
     id: str
     name: str
     role: Role
@@ -89,12 +86,10 @@ class Seat(BaseModel):
         return self.role is Role.WEREWOLF
 
 
-class Night(BaseModel):
+class Night(Frozen):
     """Tonight's choices; cleared when night falls."""
 
-    model_config = ConfigDict(frozen=True)
-
-    wolf_proposals: dict[str, str] = {}
+    wolf_proposals: dict[str, str] = Field(default_factory=dict)
     wolf_target: str | None = None
     seer_target: str | None = None
     cured: bool = False
@@ -102,9 +97,7 @@ class Night(BaseModel):
     guard_target: str | None = None
 
 
-class Election(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class Election(Frozen):
     signed_up: tuple[str, ...] = ()  # everyone who ever ran (they never vote)
     candidates: tuple[str, ...] = ()  # still running
     round: int = 1  # 2 = PK
@@ -112,18 +105,14 @@ class Election(BaseModel):
     postponed: bool = False
 
 
-class Vote(BaseModel):
+class Vote(Frozen):
     """The exile vote of the current day."""
-
-    model_config = ConfigDict(frozen=True)
 
     round: int = 1
     candidates: tuple[str, ...] = ()  # PK: the tied players
 
 
-class GameState(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class GameState(Frozen):
     config: GameConfig
     seats: tuple[Seat, ...]
     ply: int = 0  # steps applied so far: the game's own clock for history and forks

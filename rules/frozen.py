@@ -1,0 +1,23 @@
+"""Immutable models with a cheap copy-on-update: the engine copies states on every step."""
+
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Self:
+        """Like pydantic's shallow copy with an update (which does not validate either),
+        without its generic bookkeeping: about a third of the engine's time otherwise."""
+        if deep or not update:
+            return super().model_copy(update=update, deep=deep)
+        copy = object.__new__(type(self))
+        object.__setattr__(copy, "__dict__", {**self.__dict__, **update})
+        object.__setattr__(
+            copy, "__pydantic_fields_set__", self.__pydantic_fields_set__ | update.keys()
+        )
+        object.__setattr__(copy, "__pydantic_extra__", None)
+        object.__setattr__(copy, "__pydantic_private__", None)
+        return copy
