@@ -2,7 +2,7 @@
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
+from autowerewolf.rules.frozen import Frozen
 
 
 class Audience(StrEnum):
@@ -42,10 +42,8 @@ class EventKind(StrEnum):
     GAME_OVER = "game_over"
 
 
-class Event(BaseModel):
+class Event(Frozen):
     """One thing that happened. Flat on purpose: cheap to store, easy to filter and query."""
-
-    model_config = ConfigDict(frozen=True)
 
     kind: EventKind
     day: int

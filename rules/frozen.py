@@ -8,6 +8,12 @@ from pydantic import BaseModel, ConfigDict
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
 
+    def model_dump(self, *, mode: str = "json", **kwargs: Any) -> dict[str, Any]:
+        """JSON mode by default. LangGraph's checkpoint serializer calls `model_dump()`
+        and would otherwise store every enum member with its module path, tripling the
+        size of each saved state; restoring validates the plain values back."""
+        return super().model_dump(mode=mode, **kwargs)
+
     def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Self:
         """Like pydantic's shallow copy with an update (which does not validate either),
         without its generic bookkeeping: about a third of the engine's time otherwise."""

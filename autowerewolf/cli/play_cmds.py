@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
 from rich.markup import escape
 from rich.progress import Progress
 
@@ -103,8 +104,13 @@ def build_game(
         seating = Seating.model_validate(
             {**seating.model_dump(), "default": players or seating.default, "seats": kinds}
         )
-    except ValueError as err:
-        raise ConfigError(f"bad player kind: {str(err).splitlines()[-1].strip()}") from None
+    except ValidationError as err:
+        # The last line of str(err) is pydantic's help URL: name the field and value instead.
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(
+            f"bad player kind {first.get('input')!r} for {where}: {first['msg']}"
+        ) from None
     if models is not None or model_settings:
         seating = seating.model_copy(update={"models": load_models(models, model_settings)})
     return setup, seating

@@ -56,15 +56,16 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def assert_user_error(result: Result, *fragments: str) -> str:
-    """Exit code 2, one `error:` line on stderr, nothing on stdout, no traceback."""
+def assert_user_error(result: Result, *fragments: str, quiet: bool = True) -> str:
+    """Exit code 2, one `error:` line on stderr, no traceback; nothing on stdout if `quiet`."""
     assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
     assert isinstance(result.exception, SystemExit), result.exception
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: "), lines
     assert "Traceback" not in result.stderr + result.stdout
-    assert result.stdout == ""
+    if quiet:
+        assert result.stdout == ""
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
     return lines[0]

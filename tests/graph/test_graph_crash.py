@@ -72,12 +72,12 @@ def test_sigkill_mid_game_then_resume_matches_uninterrupted(tmp_path: Path) -> N
     )
     try:
         deadline = time.monotonic() + 60
-        while _checkpoints(db) < 25:
+        while _checkpoints(db) < 15:
             assert proc.poll() is None, f"game process ended early: {proc.communicate()}"
             assert time.monotonic() < deadline, "no checkpoints written in time"
             time.sleep(0.01)
         os.kill(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate(timeout=30)
+        out, _ = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -89,7 +89,7 @@ def test_sigkill_mid_game_then_resume_matches_uninterrupted(tmp_path: Path) -> N
     try:
         crashed = games.load("crash")
         assert crashed.status == "unfinished"
-        assert not crashed.game.is_over and crashed.game.ply >= 20
+        assert not crashed.game.is_over and crashed.game.ply >= 10
         resumed = games.resume("crash")  # default random players: same choices, no sleep
     finally:
         games.close()

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
-from graph_helpers import BOARDS, cli, new_games, of_kind, start_random
+from graph_helpers import BOARDS, assert_user_error, cli, new_games, of_kind, start_random
 
 from autowerewolf.gamefile import load_game_file
 from autowerewolf.players.seating import Seating
@@ -209,8 +209,7 @@ def test_cli_play_script_matches_games_api(tmp_path: Path, script: Path) -> None
 def test_cli_script_with_an_illegal_answer_fails_cleanly(tmp_path: Path) -> None:
     script = tmp_path / "bad.yaml"
     script.write_text("board: 8-arena\nseed: 1\ndecisions:\n  d1:exile_vote:r1: {P05: P05}\n")
-    from graph_helpers import assert_user_error
-
+    # The game is narrated up to the bad answer, then stops with one line.
     assert_user_error(
-        cli("play", "--script", script, "--db", tmp_path / "g.db"), "not legal", "P05"
+        cli("play", "--script", script, "--db", tmp_path / "g.db"), "not legal", "P05", quiet=False
     )

@@ -74,7 +74,10 @@ def test_human_answering_like_random_plays_the_random_game(games: Games) -> None
 
 def test_cli_human_seat_resumed_with_answers(tmp_path: Path) -> None:
     db = tmp_path / "cli.db"
-    result = cli("play", "--seed", 13, "--seat", "P03=human", "--game-id", "hc", "--db", db)
+    result = cli(
+        "play", "--players", "random", "--seed", 13, "--seat", "P03=human", "--game-id", "hc",
+        "--db", db,
+    )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert "waits for human seat(s) P03" in flat(result.stdout)
 
