@@ -82,7 +82,8 @@ def test_one_full_day_through_ollama_backend(server: LocalServer, tmp_path: Path
                 backend="ollama", base_url=proxy.base_url, model=proxy.model, max_tokens=400
             )
         )
-        record = play(tmp_path, models, GameSetup(seed=8, max_days=1))
+        # One full day (night, discussion, vote) on the 8-seat board keeps CI time down.
+        record = play(tmp_path, models, GameSetup(board="8-arena", seed=8, max_days=1))
     finally:
         proxy.stop()
     assert record.status == "finished"
