@@ -5,13 +5,12 @@ A script is a game file whose `decisions` answer chosen decisions by their key
 by seeded random legal choices. See docs/scripts.md.
 """
 
-import json
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from autowerewolf.files import read_mapping
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.simple import ScriptEntry
 from autowerewolf.rules.config import ConfigError, GameSetup
@@ -70,18 +69,7 @@ def _condense(err: ValidationError) -> str:
 
 
 def load_game_file(path: Path) -> GameFile:
-    if not path.is_file():
-        raise ConfigError(f"game file {path} not found")
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as err:
-        detail = str(err).splitlines()[0]
-        raise ConfigError(
-            f"{path} is not valid {path.suffix.lstrip('.') or 'YAML'}: {detail}"
-        ) from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path} must hold a mapping of settings")
+    data = read_mapping(path, "game file")
     try:
         game_file = GameFile.model_validate(data)
     except ValidationError as err:

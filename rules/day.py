@@ -8,7 +8,7 @@ from autowerewolf.rules.decisions import Action, Option
 from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.state import BadgeStatus, Cause, GameState, Step, Vote
-from autowerewolf.rules.tally import tally
+from autowerewolf.rules.tally import publish_ballots, publish_result, tally
 from autowerewolf.rules.transitions import fall_night, run_chain, sheriff_speaking_order
 
 
@@ -70,36 +70,12 @@ def apply_exile_vote(
     round_ = state.vote.round
     ballots = {s: a.option for s, a in actions.items()}
     weights = {s: ballot_weight(state, s) for s in ballots}
-    for voter in sorted(ballots):
-        target = None if ballots[voter] == Option.ABSTAIN else ballots[voter]
-        events.append(
-            event(
-                state,
-                EventKind.BALLOT,
-                Audience.PUBLIC,
-                actor=voter,
-                target=target,
-                value="exile",
-                weight=weights[voter],
-                round=round_,
-            )
-        )
+    publish_ballots(state, ballots, weights, "exile", round_, events)
     leaders, totals = tally(ballots, weights)
     majority_needed = state.config.variants.exile_needs_majority
     if len(leaders) == 1 and majority_needed and totals[leaders[0]] * 2 <= sum(totals.values()):
         leaders = ()
-    summary = ", ".join(f"{s}: {w:g}" for s, w in sorted(totals.items())) or "no votes"
-    events.append(
-        event(
-            state,
-            EventKind.VOTE_RESULT,
-            Audience.PUBLIC,
-            targets=leaders,
-            round=round_,
-            value="exile",
-            text=summary,
-        )
-    )
+    publish_result(state, leaders, totals, "exile", round_, events)
     if len(leaders) == 1:
         return exile(state, leaders[0], events)
     if len(leaders) > 1 and round_ == 1:

@@ -7,7 +7,7 @@ from autowerewolf.rules.decisions import Action, Option
 from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.speeches import explode
 from autowerewolf.rules.state import Election, GameState, Step
-from autowerewolf.rules.tally import tally
+from autowerewolf.rules.tally import publish_ballots, publish_result, tally
 from autowerewolf.rules.transitions import elect, lose_badge, settle_candidates
 
 
@@ -64,32 +64,9 @@ def apply_election_vote(
 ) -> GameState:
     round_ = state.election.round
     ballots = {s: a.option for s, a in actions.items()}
-    for voter in sorted(ballots):
-        target = None if ballots[voter] == Option.ABSTAIN else ballots[voter]
-        events.append(
-            event(
-                state,
-                EventKind.BALLOT,
-                Audience.PUBLIC,
-                actor=voter,
-                target=target,
-                value="election",
-                weight=1.0,
-                round=round_,
-            )
-        )
+    publish_ballots(state, ballots, {}, "election", round_, events)
     leaders, totals = tally(ballots, {})
-    events.append(
-        event(
-            state,
-            EventKind.VOTE_RESULT,
-            Audience.PUBLIC,
-            targets=leaders,
-            round=round_,
-            value="election",
-            text=", ".join(f"{s}: {w:g}" for s, w in sorted(totals.items())) or "no votes",
-        )
-    )
+    publish_result(state, leaders, totals, "election", round_, events)
     if not leaders:
         return lose_badge(state, "no valid vote", events)
     if len(leaders) == 1:

@@ -16,14 +16,15 @@ Override semantics (documented contract for config files and CLI flags):
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from autowerewolf.files import read_mapping
+from autowerewolf.rules.config import ConfigError
 
 Backend = Literal["api", "ollama", "local"]
 
@@ -40,10 +41,6 @@ Temperature = Annotated[float, Field(ge=0.0, le=2.0)]
 MaxTokens = Annotated[int, Field(gt=0)]
 TimeoutS = Annotated[float, Field(gt=0)]
 Retries = Annotated[int, Field(ge=0, le=20)]
-
-
-class ConfigError(ValueError):
-    """Any problem with the model configuration, as one readable line."""
 
 
 class _Strict(BaseModel):
@@ -222,29 +219,6 @@ def condense(exc: ValidationError, limit: int = 3) -> str:
     return "; ".join(parts[:limit]) + extra
 
 
-def _read_file(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"model config file not found: {path}") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read model config file {path}: {exc.strerror}") from None
-    try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"bad JSON in {path} at line {exc.lineno}: {exc.msg}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "cannot parse"
-        raise ConfigError(f"bad YAML in {path}{at}: {problem}") from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path} must contain a mapping at top level, not {type(data).__name__}")
-    return data
-
-
 def apply_dotted_override(data: dict[str, Any], assignment: str) -> None:
     """Apply one CLI-style ``a.b.c=value`` assignment to ``data`` in place.
 
@@ -279,7 +253,7 @@ def load_player_models(
     path: str | Path | None = None, overrides: Sequence[str] = ()
 ) -> PlayerModels:
     """Read a YAML/JSON file (optional) and apply ``key=value`` overrides on top."""
-    data: dict[str, Any] = _read_file(Path(path)) if path is not None else {}
+    data: dict[str, Any] = read_mapping(Path(path), "model config file") if path is not None else {}
     for assignment in overrides:
         apply_dotted_override(data, assignment)
     return parse_player_models(data)

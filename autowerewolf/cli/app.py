@@ -12,7 +12,6 @@ from pydantic import ValidationError
 from rich.console import Console
 
 from autowerewolf.backends._process import ServerStartError
-from autowerewolf.backends.config import ConfigError as ModelConfigError
 from autowerewolf.backends.local_server import LocalBackendError
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import ModelPool, PlayerBuilder
@@ -36,7 +35,7 @@ DEFAULT_DB = Path("games.db")
 DbOption = Annotated[Path, typer.Option("--db", help="SQLite file holding the games.")]
 USER_ERRORS = (
     ConfigError, StoreError, GameError, IllegalAction, ValidationError, sqlite3.Error, OSError,
-    ModelConfigError, LocalBackendError, ServerStartError,
+    LocalBackendError, ServerStartError,
 )  # fmt: skip
 
 

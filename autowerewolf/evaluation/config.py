@@ -1,14 +1,13 @@
 """Tournament configuration files (YAML/JSON): who plays, on which board, how many games."""
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from autowerewolf.backends.config import ModelOverride, PlayerModels
+from autowerewolf.files import read_mapping
 from autowerewolf.rules.config import ConfigError
 
 ContestantKind = Literal["random", "heuristic", "llm"]
@@ -97,15 +96,7 @@ def _condense(err: ValidationError) -> str:
 
 
 def load_tournament(path: Path) -> TournamentConfig:
-    if not path.is_file():
-        raise ConfigError(f"tournament file {path} not found")
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as err:
-        raise ConfigError(f"{path} is not valid: {str(err).splitlines()[0]}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path} must hold a mapping of settings")
+    data = read_mapping(path, "tournament file")
     try:
         return TournamentConfig.model_validate(data)
     except ValidationError as err:

@@ -218,7 +218,7 @@ def test_empty_yaml_file_means_no_settings(tmp_path: Path) -> None:
     [
         ("default: [unclosed\n", ".yaml", "bad YAML in"),
         ("{not json", ".json", "bad JSON in"),
-        ("- a\n- b\n", ".yml", "must contain a mapping"),
+        ("- a\n- b\n", ".yml", "must hold a mapping"),
     ],
 )
 def test_unparseable_files(tmp_path: Path, content: str, suffix: str, expected: str) -> None:
