@@ -12,7 +12,7 @@ from autowerewolf.rules.config import ConfigError
 def read_mapping(path: Path, what: str) -> dict[str, Any]:
     """The mapping at the top of a YAML or JSON file (JSON by its `.json` suffix)."""
     if not path.is_file():
-        raise ConfigError(f"{what} {path} not found")
+        raise ConfigError(f"{what} not found: {path}")
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:

@@ -68,11 +68,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--simulated", type=float, help="fake model latency in seconds")
+    parser.add_argument("--db", type=Path, help="keep the game in this database (game id 'bench')")
     args = parser.parse_args()
     pool = ModelPool(LocalServer(ctx_size=LOCAL_CONTEXT_TOKENS))
     factory = simulated_factory(args.simulated) if args.simulated else PlayerBuilder(pool)
     with tempfile.TemporaryDirectory() as tmp:
-        games = Games(Path(tmp) / "bench.db", create=True, context=GameContext(factory))
+        db = args.db or Path(tmp) / "bench.db"
+        games = Games(db, create=True, context=GameContext(factory))
         started = time.perf_counter()
         try:
             record = games.start("bench", GameSetup(seed=args.seed), Seating(default="llm"))
