@@ -55,9 +55,7 @@ def _special_rules(config: GameConfig) -> str:
         )
         lines.append(f"The Hunter, when {when}, may shoot one player, revealing himself.")
     if Role.IDIOT in config.roles:
-        lines.append(
-            "An exiled hidden Village Idiot reveals himself, survives and loses his vote."
-        )
+        lines.append("An exiled hidden Village Idiot reveals himself, survives and loses his vote.")
     if Role.GUARD in config.roles and Role.WITCH in config.roles:
         outcome = "dies" if rules.same_guard_same_save_kills else "lives"
         lines.append(f"A player both guarded and saved by the Witch {outcome}.")
@@ -117,11 +115,26 @@ def system_prompt(
 
 
 def decision_instruction(
-    step: str, day: int, options: tuple[str, ...], attacked: str | None = None
+    step: str,
+    day: int,
+    options: tuple[str, ...],
+    attacked: str | None = None,
+    labels: dict[str, str] | None = None,
 ) -> str:
-    """What the seat must decide now; changes every call, so it goes at the prompt's end."""
+    """What the seat must decide now; changes every call, so it goes at the prompt's end.
+
+    `labels` annotates options (a seat's name, "you", "fellow wolf") so a small model
+    does not confuse seats.
+    """
     template = _yaml("decisions.yaml")[step]
     assert isinstance(template, str)
-    hint = " A werewolf may instead choose 'explode'." if "explode" in options else ""
+    hint = (
+        " Only a werewolf may choose 'explode': you die at once, revealed as a wolf, and the"
+        " day ends. It is almost never worth it."
+        if "explode" in options
+        else ""
+    )
     text = template.format(day=day, attacked=attacked or "nobody", explode_hint=hint)
-    return f"{text}\nLegal choices: {', '.join(options)}."
+    labels = labels or {}
+    choices = ", ".join(f"{o} ({labels[o]})" if o in labels else o for o in options)
+    return f"{text}\nLegal choices: {choices}."

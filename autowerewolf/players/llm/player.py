@@ -18,6 +18,7 @@ from autowerewolf.rules.config import GameConfig
 from autowerewolf.rules.decisions import Action
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.random_play import random_action
+from autowerewolf.rules.views import SeatView
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,19 @@ def _action(parsed: BaseModel | None, options: tuple[str, ...]) -> Action:
     return Action(option=choice, text=text.strip())
 
 
+def option_labels(view: SeatView) -> dict[str, str]:
+    """Names for seat options, marking the player itself and, for a wolf, its teammates."""
+    labels = {}
+    for player in view.players:
+        note = player.name
+        if player.seat == view.seat:
+            note += ", you"
+        elif player.seat in view.teammates:
+            note += ", fellow wolf"
+        labels[player.seat] = note
+    return labels
+
+
 class LLMPlayer:
     kind = "llm"
 
@@ -95,7 +109,7 @@ class LLMPlayer:
         tail = (
             (f"Facts you noted:\n{ledger}\n\n" if ledger else "")
             + f"Now, {view.seat}: "
-            + decision_instruction(step, view.day, view.options, attacked)
+            + decision_instruction(step, view.day, view.options, attacked, option_labels(view))
         )
         user = f"Game so far:\n{self.memory.transcript()}\n\n{tail}"
         messages: list[BaseMessage] = [
