@@ -129,8 +129,8 @@ def decision_instruction(
     template = _yaml("decisions.yaml")[step]
     assert isinstance(template, str)
     hint = (
-        " Only a werewolf may choose 'explode': you die at once, revealed as a wolf, and the"
-        " day ends. It is almost never worth it."
+        " ('explode' would kill you at once and reveal you as a werewolf: a last resort"
+        " that loses your team a player.)"
         if "explode" in options
         else ""
     )
