@@ -69,6 +69,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--simulated", type=float, help="fake model latency in seconds")
     parser.add_argument("--db", type=Path, help="keep the game in this database (game id 'bench')")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        help="rule flag=value, e.g. allow_wolf_self_explode=false",
+    )
     args = parser.parse_args()
     pool = ModelPool(LocalServer(ctx_size=LOCAL_CONTEXT_TOKENS))
     factory = simulated_factory(args.simulated) if args.simulated else PlayerBuilder(pool)
@@ -77,7 +83,9 @@ def main() -> None:
         games = Games(db, create=True, context=GameContext(factory))
         started = time.perf_counter()
         try:
-            record = games.start("bench", GameSetup(seed=args.seed), Seating(default="llm"))
+            variants = {k: v.lower() == "true" for k, v in (f.split("=", 1) for f in args.variant)}
+            setup = GameSetup(seed=args.seed, variants=variants)
+            record = games.start("bench", setup, Seating(default="llm"))
         finally:
             pool.close()
         wall = time.perf_counter() - started
