@@ -6,9 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-REASONING_CHARS = 160
-SPEECH_CHARS = 400
-MESSAGE_CHARS = 150
+REASONING_CHARS = 120
+SPEECH_CHARS = 280
+MESSAGE_CHARS = 120
 SPEAKING_STEPS = frozenset(
     {"election_speech", "election_pk_speech", "discussion", "exile_pk_speech", "last_words"}
 )
