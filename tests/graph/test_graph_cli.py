@@ -71,7 +71,7 @@ def test_directory_as_database(tmp_path: Path) -> None:
 def test_invalid_config_files(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     cases = {
-        "broken.yaml": ("board: [12-A\n", "not valid yaml"),
+        "broken.yaml": ("board: [12-A\n", "bad YAML in"),
         "unknown.yaml": ("board: 12-A\nboardz: 1\n", "unknown field 'boardz'"),
         "list.yaml": ("- 1\n- 2\n", "must hold a mapping"),
         "badseed.json": ('{"seed": "abc"}', "seed"),
