@@ -58,7 +58,7 @@ def unchecked(games: int) -> list[float]:
 def batch(games: int, concurrency: int, folder: Path) -> float:
     db = folder / f"batch-{concurrency}.db"
     command = [
-        sys.executable, "-m", "autowerewolf.cli", "batch", "--games", str(games),
+        sys.executable, "-m", "autowerewolf", "batch", "--games", str(games),
         "--concurrency", str(concurrency), "--players", "random", "--db", str(db),
     ]  # fmt: skip
     started = time.perf_counter()
