@@ -1,6 +1,7 @@
 """Runtime context: live objects the nodes use but the state must never hold."""
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from autowerewolf.players.factory import PlayerBuilder
 from autowerewolf.players.seating import Seating
@@ -23,3 +24,10 @@ class GameContext:
         if key not in self._tables:
             self._tables[key] = SeatTable(seating, self.player_factory)
         return self._tables[key]
+
+
+@cache
+def default_context() -> GameContext:
+    """For runs invoked without a context: one per process, so players (and an LLM seat's
+    memory, and any local model server) are not rebuilt at every step."""
+    return GameContext()

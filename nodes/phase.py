@@ -4,7 +4,7 @@ from collections.abc import Callable
 
 from langgraph.runtime import Runtime
 
-from autowerewolf.graph.context import GameContext
+from autowerewolf.graph.context import GameContext, default_context
 from autowerewolf.graph.state import GameGraphState, events_of, game_of, seating_of
 from autowerewolf.rules.engine import apply
 from autowerewolf.rules.legal import pending_decision
@@ -23,7 +23,7 @@ def phase_node(step: Step) -> PhaseNode:
         decision = pending_decision(game)
         answers, records = {}, []
         if decision is not None:
-            context = runtime.context if runtime.context is not None else GameContext()
+            context = runtime.context if runtime.context is not None else default_context()
             table = context.table(seating_of(state))
             answers, records = table.answer(game, events_of(state), decision)
         next_game, events = apply(game, answers, decision)

@@ -17,7 +17,7 @@ def seat_of_role(state: GameState, role: object) -> str | None:
     return None
 
 
-def clockwise_from(state: GameState, start: str, among: tuple[str, ...]) -> tuple[str, ...]:
+def clockwise_from(start: str, among: tuple[str, ...]) -> tuple[str, ...]:
     """`among` ordered by seat, beginning at the first one at or after `start`, wrapping."""
     ordered = sorted(among)
     head = [s for s in ordered if s >= start]

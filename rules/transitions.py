@@ -116,13 +116,13 @@ def default_speaking_order(state: GameState) -> tuple[str, ...]:
         start = seat_after(state, min(state.dawn_deaths))
     else:
         start = pick(state.config.seed, f"d{state.day}:speaking_start", living)
-    return clockwise_from(state, start, living)
+    return clockwise_from(start, living)
 
 
 def sheriff_speaking_order(state: GameState, clockwise: bool) -> tuple[str, ...]:
     assert state.sheriff is not None
     others = tuple(s for s in state.living if s != state.sheriff)
-    order = clockwise_from(state, seat_after(state, state.sheriff), others)
+    order = clockwise_from(seat_after(state, state.sheriff), others)
     if not clockwise:
         order = tuple(reversed(order))
     return (*order, state.sheriff)
@@ -151,7 +151,7 @@ def start_election_speeches(state: GameState, candidates: tuple[str, ...]) -> Ga
         update={
             "step": Step.ELECTION_SPEECH,
             "election": election,
-            "speakers": clockwise_from(state, start, candidates),
+            "speakers": clockwise_from(start, candidates),
         }
     )
 

@@ -21,7 +21,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from autowerewolf.files import read_mapping
 from autowerewolf.rules.config import ConfigError
@@ -123,18 +131,12 @@ class PlayerModels(BaseModel):
     seats: dict[str, ModelOverride] = Field(default_factory=dict)
     moderator: ModelOverride | None = None
 
-    @field_validator("camps", mode="before")
+    @field_validator("camps", "roles", mode="before")
     @classmethod
-    def _known_camps(cls, value: Any) -> Any:
+    def _known_keys(cls, value: Any, info: ValidationInfo) -> Any:
         if isinstance(value, Mapping):
-            _check_keys(value, CAMPS, "camp")
-        return value
-
-    @field_validator("roles", mode="before")
-    @classmethod
-    def _known_roles(cls, value: Any) -> Any:
-        if isinstance(value, Mapping):
-            _check_keys(value, ROLES, "role")
+            allowed, what = (CAMPS, "camp") if info.field_name == "camps" else (ROLES, "role")
+            _check_keys(value, allowed, what)
         return value
 
     @field_validator("seats", mode="before")

@@ -25,6 +25,13 @@ class Price(BaseModel):
     cached: float | None = Field(None, ge=0, description="Cached input; defaults to `input`.")
 
 
+def safe_name(value: str, what: str) -> str:
+    """Names become game ids and file names: keep them to a portable alphabet."""
+    if not NAME_PATTERN.fullmatch(value):
+        raise ValueError(f"{what} name {value!r} may only use letters, digits, _ . -")
+    return value
+
+
 class Contestant(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -37,9 +44,7 @@ class Contestant(BaseModel):
     @field_validator("name")
     @classmethod
     def _safe_name(cls, value: str) -> str:
-        if not NAME_PATTERN.fullmatch(value):
-            raise ValueError(f"contestant name {value!r} may only use letters, digits, _ . -")
-        return value
+        return safe_name(value, "contestant")
 
     @model_validator(mode="after")
     def _model_only_for_llm(self) -> "Contestant":
@@ -75,9 +80,7 @@ class TournamentConfig(BaseModel):
     @field_validator("name")
     @classmethod
     def _safe_name(cls, value: str) -> str:
-        if not NAME_PATTERN.fullmatch(value):
-            raise ValueError(f"tournament name {value!r} may only use letters, digits, _ . -")
-        return value
+        return safe_name(value, "tournament")
 
     @model_validator(mode="after")
     def _unique_names(self) -> "TournamentConfig":
