@@ -10,10 +10,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from autowerewolf.errors import SettingsError, settings_error
 from autowerewolf.files import read_mapping
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.simple import ScriptEntry
-from autowerewolf.rules.config import ConfigError, GameSetup
+from autowerewolf.rules.config import GameSetup
 
 
 class PlayersSpec(BaseModel):
@@ -60,23 +61,15 @@ class GameFile(BaseModel):
         )
 
 
-def _condense(err: ValidationError) -> str:
-    first = err.errors()[0]
-    where = ".".join(str(p) for p in first["loc"])
-    if first["type"] == "extra_forbidden":
-        return f"unknown field {where!r}"
-    return f"{where}: {first['msg']}"
-
-
 def load_game_file(path: Path) -> GameFile:
     data = read_mapping(path, "game file")
     try:
         game_file = GameFile.model_validate(data)
     except ValidationError as err:
-        raise ConfigError(f"{path}: {_condense(err)}") from None
+        raise settings_error(str(path), err) from None
     if isinstance(game_file.deal, dict):
         seats = game_file.setup(0).build().n_seats
         expected = {f"P{i:02d}" for i in range(1, seats + 1)}
         if set(game_file.deal) != expected:
-            raise ConfigError(f"{path}: deal must give a role to each of P01..P{seats:02d}")
+            raise SettingsError(f"{path}: deal must give a role to each of P01..P{seats:02d}")
     return game_file

@@ -2,28 +2,18 @@
 so it cannot leak what it was never given."""
 
 from collections.abc import Sequence
-from typing import Literal, Protocol
+from typing import Protocol
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from autowerewolf.rules.events import Audience, Event
-from autowerewolf.transcript import describe
-
-NarrationMode = Literal["llm", "template", "off"]
-MODERATOR_PROMPT = (
-    "You are the neutral moderator of a Werewolf game. Narrate the public events you are "
-    "given in one to three vivid sentences. Use only these facts: never guess roles, causes "
-    "of death or anyone's intentions."
-)
+from autowerewolf.prompts.moderator import MODERATOR_PROMPT
+from autowerewolf.prompts.render import describe, public_only
+from autowerewolf.rules.events import Event
 
 
 class Narrator(Protocol):
     def narrate(self, events: Sequence[Event]) -> str | None: ...
-
-
-def public_only(events: Sequence[Event]) -> list[Event]:
-    return [e for e in events if e.audience is Audience.PUBLIC]
 
 
 class TemplateNarrator:
@@ -47,7 +37,7 @@ class LLMNarrator:
             return None
         try:
             reply = self.chat.invoke([SystemMessage(MODERATOR_PROMPT), HumanMessage(facts)])
-        except Exception:
+        except Exception:  # any model failure: the template's exact facts stand in
             return facts
         text = reply.content if isinstance(reply.content, str) else ""
         return text.strip() or facts

@@ -8,15 +8,18 @@ from typing import Any, Literal
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command, StateSnapshot
 
+from autowerewolf.errors import GameError
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
-from autowerewolf.graph.state import game_of
+from autowerewolf.graph.state import game_of, seating_of
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import ScriptedAnswer
+from autowerewolf.preflight import preflight
 from autowerewolf.rules.config import GameSetup
+from autowerewolf.rules.decisions import MAX_TEXT_CHARS
+from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Event
-from autowerewolf.rules.legal import pending_decision
 from autowerewolf.rules.state import GameState
 from autowerewolf.store import game_ids, open_saver
 
@@ -24,10 +27,6 @@ GameStatus = Literal["finished", "waiting", "unfinished"]
 ProgressHook = Callable[[GameState, list[Event]], None]
 # Every seat of a 12-player vote may think at once.
 MAX_CONCURRENCY = 16
-
-
-class GameError(Exception):
-    """A request about a saved game that cannot be honoured; one line for the user."""
 
 
 @dataclass(frozen=True)
@@ -54,14 +53,13 @@ def _status(snapshot: StateSnapshot) -> GameStatus:
 
 def _record(game_id: str, snapshot: StateSnapshot) -> GameRecord:
     values = snapshot.values
-    seating = values.get("seating") or Seating()
     return GameRecord(
         game_id=game_id,
         status=_status(snapshot),
         game=game_of(values),
         events=list(values.get("events", [])),
         records=list(values.get("records", [])),
-        seating=seating if isinstance(seating, Seating) else Seating.model_validate(seating),
+        seating=seating_of(values),
         interrupts=[{"id": i.id, **i.value} for i in snapshot.interrupts],
     )
 
@@ -105,7 +103,7 @@ class Games:
     ) -> GameRecord:
         if self.exists(game_id):
             raise GameError(f"game {game_id!r} already exists; use resume or another --game-id")
-        setup.build()  # a bad config fails here, before anything is saved
+        preflight(setup, seating)  # a bad game fails here, before anything is saved
         return self._run(game_id, {"setup": setup, "seating": seating}, progress)
 
     def resume(
@@ -115,6 +113,8 @@ class Games:
         progress: ProgressHook | None = None,
     ) -> GameRecord:
         record = self.load(game_id)
+        if answers:
+            _check_answers(record, answers)
         if record.status == "finished":
             return record
         if record.status == "waiting":
@@ -191,6 +191,31 @@ class Games:
         return self.load(new_id)
 
 
+def _check_answers(record: GameRecord, answers: dict[str, Any]) -> None:
+    """Answers for waiting human seats must name a waiting seat and one of its options."""
+    waiting = {seat: prompt for i in record.interrupts for seat, prompt in i["seats"].items()}
+    if not waiting:
+        raise GameError(f"game {record.game_id!r} is not waiting for any answer")
+    strangers = sorted(set(answers) - set(waiting))
+    if strangers:
+        raise GameError(
+            f"{strangers[0]} is not waiting for an answer (waiting: {', '.join(waiting)})"
+        )
+    missing = sorted(set(waiting) - set(answers))
+    if missing:
+        raise GameError(f"every waiting seat answers at once: missing {', '.join(missing)}")
+    for seat, answer in answers.items():
+        option = answer.get("option") if isinstance(answer, dict) else answer
+        options = waiting[seat]["options"]
+        if option not in options:
+            raise GameError(
+                f"{option!r} is not legal for {seat}; choose one of {', '.join(options)}"
+            )
+        text = answer.get("text") or "" if isinstance(answer, dict) else ""
+        if len(text) > MAX_TEXT_CHARS:
+            raise GameError(f"{seat}'s text has {len(text)} characters; at most {MAX_TEXT_CHARS}")
+
+
 def _fork_seating(
     record: GameRecord, overrides: dict[str, str], player_seed: int | None
 ) -> Seating:
@@ -198,7 +223,7 @@ def _fork_seating(
     forced: dict[str, ScriptedAnswer] = {}
     for seat, option in overrides.items():
         if decision is None or seat not in decision.options:
-            step = record.game.step.value
+            step = record.game.step
             raise GameError(f"{seat} has no decision to make at this step ({step})")
         if option not in decision.options[seat]:
             legal = ", ".join(decision.options[seat])

@@ -6,7 +6,7 @@ from pathlib import Path
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from autowerewolf.backends.config import ModelConfig, ModelOverride, PlayerModels
+from autowerewolf.errors import StoreError
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import ScriptedAnswer
@@ -23,7 +23,7 @@ STORED_TYPES: tuple[type, ...] = (
     variants.BadgeSwallow, roles.Role, roles.Camp, state.GameState, state.Seat, state.Night,
     state.Election, state.Vote, state.ChainTask, state.Step, state.Cause, state.BadgeStatus,
     state.TaskKind, events.Event, events.EventKind, events.Audience, Seating, ScriptedAnswer,
-    DecisionRecord, PlayerModels, ModelConfig, ModelOverride,
+    DecisionRecord,
 )  # fmt: skip
 
 
@@ -31,10 +31,6 @@ def serializer() -> JsonPlusSerializer:
     return JsonPlusSerializer(
         allowed_msgpack_modules=[(t.__module__, t.__qualname__) for t in STORED_TYPES]
     )
-
-
-class StoreError(Exception):
-    """A database that cannot be used; the message is one line for the user."""
 
 
 def open_saver(path: Path, *, create: bool) -> SqliteSaver:

@@ -2,7 +2,7 @@
 against first day), share served from the server's prompt cache, fallback rate.
 
     python benchmarks/llm_game.py                      # the embedded local model
-    python benchmarks/llm_game.py --simulated 0.2      # a fake model answering in 0.2 s
+    python benchmarks/llm_game.py --simulated 0.2      # a simulated model answering in 0.2 s
 
 With --simulated, it also checks that independent decisions run concurrently: wall time
 against (decision rounds on the critical path x latency).
@@ -16,24 +16,30 @@ from pathlib import Path
 
 from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.graph.context import GameContext
-from autowerewolf.players.factory import LOCAL_CONTEXT_TOKENS, ModelPool, PlayerBuilder
-from autowerewolf.players.llm.fake_model import FakeChatModel
+from autowerewolf.backends.simulated import SimulatedChatModel
+from autowerewolf.players.base import Player
+from autowerewolf.players.factory import (
+    LOCAL_CONTEXT_TOKENS,
+    ModelPool,
+    PlayerBuilder,
+    PlayerFactory,
+    basic_player,
+)
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import PlayerKind, Seating
-from autowerewolf.players.table import PlayerFactory, basic_player
 from autowerewolf.rules.config import GameSetup
-from autowerewolf.rules.state import GameState
+from autowerewolf.rules.views import SeatView
 from autowerewolf.runner import Games
 
 
 def simulated_factory(latency_s: float) -> PlayerFactory:
-    fake = FakeChatModel(latency_s=latency_s)
+    model = SimulatedChatModel(latency_s=latency_s)
 
-    def factory(seat: str, kind: PlayerKind, seating: Seating, game: GameState):  # type: ignore[no-untyped-def]
+    def factory(seat: str, kind: PlayerKind, seating: Seating, view: SeatView) -> Player:
         if kind == "llm":
-            return LLMPlayer(fake, "simulated", game.config)
-        return basic_player(seat, kind, seating, game)
+            return LLMPlayer(model, "simulated")
+        return basic_player(seat, kind, seating, view)
 
     return factory
 
@@ -67,7 +73,7 @@ def report(records: list[DecisionRecord], wall_s: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--simulated", type=float, help="fake model latency in seconds")
+    parser.add_argument("--simulated", type=float, help="simulated model latency in seconds")
     parser.add_argument("--db", type=Path, help="keep the game in this database (game id 'bench')")
     parser.add_argument(
         "--variant",
@@ -77,7 +83,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     pool = ModelPool(LocalServer(ctx_size=LOCAL_CONTEXT_TOKENS))
-    factory = simulated_factory(args.simulated) if args.simulated else PlayerBuilder(pool)
+    factory = simulated_factory(args.simulated) if args.simulated else PlayerBuilder(None, pool)
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "bench.db"
         games = Games(db, create=True, context=GameContext(factory))

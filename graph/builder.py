@@ -1,35 +1,42 @@
-"""The game as a LangGraph state machine: one node per step, edges decided by the rules."""
+"""The game as a LangGraph state machine: one node per step of the rules' step table, edges
+where the table says a step may lead."""
 
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 
 from autowerewolf.graph.context import GameContext
-from autowerewolf.graph.state import GameGraphState, game_of
+from autowerewolf.graph.state import GameGraphState, GameInput, game_of
 from autowerewolf.nodes.phase import game_over, phase_node
 from autowerewolf.nodes.setup import setup
-from autowerewolf.rules.routing import Phase, next_phase, successors
-from autowerewolf.rules.state import Step
+from autowerewolf.rules.steps import FIRST_STEP, STEPS, StepKind
 
 # A game takes a few hundred steps; this cap only stops a runaway loop.
 RECURSION_LIMIT = 5000
 
 
-def route(state: GameGraphState) -> Phase:
-    return next_phase(game_of(state))
+def route(state: GameGraphState) -> str:
+    """The node of the game's current step: routing is the state's step, nothing else."""
+    return game_of(state).step
 
 
-def build_graph() -> StateGraph:
-    builder = StateGraph(GameGraphState, context_schema=GameContext)
+def build_graph() -> StateGraph[GameGraphState, GameContext, GameInput, GameGraphState]:
+    builder = StateGraph(GameGraphState, context_schema=GameContext, input_schema=GameInput)
     builder.add_node("setup", setup)
-    for step in Step:
-        builder.add_node(step.value, game_over if step is Step.GAME_OVER else phase_node(step))
     builder.add_edge(START, "setup")
-    builder.add_conditional_edges("setup", route, [Step.WOLVES.value])
-    for step in Step:
-        if step is not Step.GAME_OVER:
-            builder.add_conditional_edges(step.value, route, list(successors(step)))
-    builder.add_edge(Step.GAME_OVER.value, END)
+    builder.add_conditional_edges("setup", route, [FIRST_STEP])
+    for name, step in STEPS.items():
+        if step.kind is StepKind.END:
+            builder.add_node(name, game_over)
+            builder.add_edge(name, END)
+        else:
+            builder.add_node(name, phase_node(name))
+            builder.add_conditional_edges(name, route, list(step.next))
     return builder
 
 
+def compile_graph() -> CompiledStateGraph[GameGraphState, GameContext, GameInput, GameGraphState]:
+    return build_graph().compile()
+
+
 # Exported without a checkpointer for `langgraph dev`, which brings its own persistence.
-graph = build_graph().compile()
+graph = compile_graph()

@@ -1,7 +1,9 @@
-"""The graph's shared state: data only. Class paths are stored in checkpoints: keep them here.
+"""The graph's state: data only. Class paths are stored in checkpoints: keep them here.
 
-The transcript (events) and the decision records grow all game long; they live in delta
-channels so that each checkpoint stores only what a step added, not the whole list again.
+`GameInput` is what starts a game (all that `langgraph dev` and the API ask for);
+`GameGraphState` adds what the run produces. The transcript (events) and the decision
+records grow all game long; they live in delta channels so that each checkpoint stores only
+what a step added, not the whole list again.
 """
 
 from typing import Annotated, Any, TypedDict
@@ -22,12 +24,15 @@ def extend(current: list[Any], writes: list[list[Any]]) -> list[Any]:
     return merged
 
 
-class GameGraphState(TypedDict, total=False):
-    setup: GameSetup  # input: the game to create
-    seating: Seating  # input: who plays which seat
-    game: GameState
-    events: Annotated[list[Event], DeltaChannel(extend)]
-    records: Annotated[list[DecisionRecord], DeltaChannel(extend)]
+class GameInput(TypedDict, total=False):
+    setup: GameSetup  # the game to create: board, rule flags, seed
+    seating: Seating  # who plays which seat
+
+
+class GameGraphState(GameInput, total=False):
+    game: GameState  # the engine's state, replaced at every step
+    events: Annotated[list[Event], DeltaChannel(extend)]  # the transcript
+    records: Annotated[list[DecisionRecord], DeltaChannel(extend)]  # how each answer was made
 
 
 def game_of(state: GameGraphState) -> GameState:
@@ -41,6 +46,18 @@ def events_of(state: GameGraphState) -> list[Event]:
     return [e if isinstance(e, Event) else Event.model_validate(e) for e in state.get("events", [])]
 
 
+def records_of(state: GameGraphState) -> list[DecisionRecord]:
+    return [
+        r if isinstance(r, DecisionRecord) else DecisionRecord.model_validate(r)
+        for r in state.get("records", [])
+    ]
+
+
 def seating_of(state: GameGraphState) -> Seating:
     seating = state.get("seating") or Seating()
     return seating if isinstance(seating, Seating) else Seating.model_validate(seating)
+
+
+def setup_of(state: GameGraphState) -> GameSetup:
+    setup = state.get("setup") or GameSetup()
+    return setup if isinstance(setup, GameSetup) else GameSetup.model_validate(setup)

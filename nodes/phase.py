@@ -2,37 +2,53 @@
 
 from collections.abc import Callable
 
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from autowerewolf.graph.context import GameContext, default_context
-from autowerewolf.graph.state import GameGraphState, events_of, game_of, seating_of
-from autowerewolf.rules.engine import apply
-from autowerewolf.rules.legal import pending_decision
-from autowerewolf.rules.state import Step
+from autowerewolf.graph.state import (
+    GameGraphState,
+    events_of,
+    game_of,
+    records_of,
+    seating_of,
+)
+from autowerewolf.nodes.ask import Table, ask
+from autowerewolf.rules.engine import apply, pending_decision
 
 PhaseNode = Callable[[GameGraphState, Runtime[GameContext]], GameGraphState]
 
 
-def phase_node(step: Step) -> PhaseNode:
+def game_id() -> str:
+    """The game's id: its LangGraph thread (one process may run many games at once)."""
+    configurable = get_config().get("configurable", {})
+    return str(configurable.get("thread_id", ""))
+
+
+def context_of(runtime: Runtime[GameContext]) -> GameContext:
+    return runtime.context if runtime.context is not None else default_context()
+
+
+def phase_node(step: str) -> PhaseNode:
     """The node for one step of the rules (named after it in the graph)."""
 
     def run_phase(state: GameGraphState, runtime: Runtime[GameContext]) -> GameGraphState:
         game = game_of(state)
-        if game.step is not step:
-            raise RuntimeError(f"node {step.value} reached in step {game.step.value}")
+        if game.step != step:
+            raise RuntimeError(f"node {step} reached in step {game.step}")
         decision = pending_decision(game)
         answers, records = {}, []
         if decision is not None:
-            context = runtime.context if runtime.context is not None else default_context()
-            table = context.table(seating_of(state))
-            answers, records = table.answer(game, events_of(state), decision)
+            table = Table(game_id(), game, events_of(state), records_of(state), seating_of(state))
+            answers, records = ask(context_of(runtime), table, decision)
         next_game, events = apply(game, answers, decision)
         return {"game": next_game, "events": events, "records": records}
 
-    run_phase.__name__ = step.value
+    run_phase.__name__ = step
     return run_phase
 
 
-def game_over(state: GameGraphState) -> GameGraphState:
-    """The final node: the result is already in the state and the transcript."""
+def game_over(state: GameGraphState, runtime: Runtime[GameContext]) -> GameGraphState:
+    """The final node: the result is in the state; the game's live players can go."""
+    context_of(runtime).forget(game_id())
     return {}

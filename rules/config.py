@@ -1,5 +1,6 @@
 """Boards and game configuration, validated before a game starts."""
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -37,8 +38,32 @@ DEFAULT_NAME_POOL: tuple[str, ...] = (
 )
 
 
+# Seeds and counts are stored in checkpoints (msgpack, SQLite): signed 64-bit at most.
+MAX_SEED = 2**63 - 1
+MAX_DAYS = 1000
+# Display names reach every prompt: letters, digits and a few separators only.
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 '._-]{0,23}")
+
+
 class ConfigError(ValueError):
     """A configuration that cannot make a legal game; the message names the problem."""
+
+
+_FRIENDLY = {"Extra inputs are not permitted": "unknown field", "Field required": "missing"}
+
+
+def one_line(err: ValidationError, limit: int = 3) -> str:
+    """A pydantic error report as one line, `where: problem; where: problem`.
+
+    Input values are left out on purpose: a mistyped key could land in any field.
+    """
+    parts = []
+    for problem in err.errors():
+        where = ".".join(str(p) for p in problem["loc"])
+        msg = _FRIENDLY.get(problem["msg"], problem["msg"]).removeprefix("Value error, ")
+        parts.append(f"{where}: {msg}" if where else msg)
+    more = f" (and {len(parts) - limit} more)" if len(parts) > limit else ""
+    return "; ".join(parts[:limit]) + more
 
 
 class Board(BaseModel):
@@ -128,12 +153,19 @@ def _parse_roles(names: Sequence[str | Role]) -> tuple[Role, ...]:
     return tuple(parsed)
 
 
-def _condense(err: ValidationError) -> str:
+def _flag_error(err: ValidationError) -> str:
     first = err.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "value"
     if first["type"] == "extra_forbidden":
+        where = ".".join(str(p) for p in first["loc"])
         return f"unknown rule flag {where!r} (known flags: {', '.join(Variants.model_fields)})"
-    return f"bad value for {where!r}: {first['msg']}"
+    return f"bad rule flag value: {one_line(err)}"
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError(f"{name} must be an integer, got {type(value).__name__}")
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be between {low} and {high}, got {value}")
 
 
 def make_config(
@@ -162,17 +194,20 @@ def make_config(
     try:
         resolved = Variants.model_validate({**base.model_dump(), **dict(variants or {})})
     except ValidationError as err:
-        raise ConfigError(_condense(err)) from None
+        raise ConfigError(_flag_error(err)) from None
     # Duplicates would let two seats draw the same display name: keep each name once.
     pool = DEFAULT_NAME_POOL if name_pool is None else tuple(dict.fromkeys(name_pool))
     if pool and len(set(pool)) < len(role_list):
         raise ConfigError(
             f"name pool has {len(set(pool))} distinct names for {len(role_list)} seats"
         )
-    if max_days < 1:
-        raise ConfigError(f"max_days must be at least 1, got {max_days}")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ConfigError(f"seed must be an integer, got {seed!r}")
+    _check_int("max_days", max_days, 1, MAX_DAYS)
+    _check_int("seed", seed, 0, MAX_SEED)
+    bad_names = [name for name in pool if not NAME_PATTERN.fullmatch(name)]
+    if bad_names:
+        raise ConfigError(
+            f"name {bad_names[0][:30]!r} is not allowed: 1-24 letters, digits, spaces or '._-"
+        )
     fixed_deal = _parse_roles(deal) if deal is not None else None
     if fixed_deal is not None and Counter(fixed_deal) != Counter(role_list):
         raise ConfigError(

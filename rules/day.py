@@ -1,18 +1,19 @@
-"""Announcements, discussion and the exile vote (RULES §4-§6)."""
+"""The day (RULES §5-§7): the dawn announcement, the discussion, the exile vote and its PK,
+the exile and the Idiot's flip."""
 
-from collections.abc import Mapping
-
-from autowerewolf.rules.common import event
+from autowerewolf.rules import chain, night, sheriff
+from autowerewolf.rules.common import clockwise_from, event, seat_after
 from autowerewolf.rules.deaths import kill, push_chain
-from autowerewolf.rules.decisions import Action, Option
+from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Audience, Event, EventKind
+from autowerewolf.rules.rng import pick
 from autowerewolf.rules.roles import Role
-from autowerewolf.rules.state import BadgeStatus, Cause, GameState, Step, Vote
+from autowerewolf.rules.state import Cause, GameState, Step, Vote
 from autowerewolf.rules.tally import publish_ballots, publish_result, tally
-from autowerewolf.rules.transitions import fall_night, run_chain, sheriff_speaking_order
 
 
 def apply_announce(state: GameState, events: list[Event]) -> GameState:
+    """Deaths by seat only, in seat order; then their death chain (RULES §5, §7)."""
     dead = state.unannounced
     reveal = state.config.variants.reveal_role_on_death
     events.append(
@@ -29,25 +30,25 @@ def apply_announce(state: GameState, events: list[Event]) -> GameState:
     state = state.model_copy(
         update={"unannounced": (), "dawn_deaths": dead, "after_chain": after, "speakers": ()}
     )
-    return run_chain(push_chain(state, dead), events)
+    return chain.run_chain(push_chain(state, dead), events)
 
 
-def apply_direction(
-    state: GameState, actions: Mapping[str, Action], events: list[Event]
-) -> GameState:
-    assert state.sheriff is not None
-    clockwise = actions[state.sheriff].option == Option.CLOCKWISE
-    events.append(
-        event(
-            state,
-            EventKind.DIRECTION,
-            Audience.PUBLIC,
-            actor=state.sheriff,
-            value=Option.CLOCKWISE if clockwise else Option.COUNTERCLOCKWISE,
-        )
-    )
+def default_speaking_order(state: GameState) -> tuple[str, ...]:
+    """No sheriff: start after the lowest-seat player who died last night, else a seeded seat
+    (RULES §6)."""
+    living = state.living
+    if state.dawn_deaths:
+        start = seat_after(state, min(state.dawn_deaths))
+    else:
+        start = pick(state.config.seed, f"d{state.day}:speaking_start", living)
+    return clockwise_from(start, living)
+
+
+def start_discussion(state: GameState) -> GameState:
+    if sheriff.sheriff_leads(state):
+        return state.model_copy(update={"step": Step.SHERIFF_DIRECTION})
     return state.model_copy(
-        update={"step": Step.DISCUSSION, "speakers": sheriff_speaking_order(state, clockwise)}
+        update={"step": Step.DISCUSSION, "speakers": default_speaking_order(state)}
     )
 
 
@@ -60,16 +61,23 @@ def exile_voters(state: GameState) -> tuple[str, ...]:
     )
 
 
-def ballot_weight(state: GameState, voter: str) -> float:
-    return state.config.variants.sheriff_vote_weight if voter == state.sheriff else 1.0
+def exile_round(state: GameState) -> int:
+    return state.vote.round
 
 
-def apply_exile_vote(
-    state: GameState, actions: Mapping[str, Action], events: list[Event]
-) -> GameState:
+def exile_vote_options(state: GameState) -> Options:
+    """Any living player but oneself and a flipped Idiot; in a PK only the tied (RULES §6)."""
+    if state.vote.candidates:
+        pk = (*state.vote.candidates, Option.ABSTAIN.value)
+        return {v: pk for v in exile_voters(state)}
+    targets = tuple(s.id for s in state.seats if s.alive and not s.idiot_flipped)
+    return {v: (*(t for t in targets if t != v), Option.ABSTAIN.value) for v in exile_voters(state)}
+
+
+def apply_exile_vote(state: GameState, answers: Answers, events: list[Event]) -> GameState:
     round_ = state.vote.round
-    ballots = {s: a.option for s, a in actions.items()}
-    weights = {s: ballot_weight(state, s) for s in ballots}
+    ballots = {s: a.option for s, a in answers.items()}
+    weights = {s: sheriff.ballot_weight(state, s) for s in ballots}
     publish_ballots(state, ballots, weights, "exile", round_, events)
     leaders, totals = tally(ballots, weights)
     majority_needed = state.config.variants.exile_needs_majority
@@ -85,7 +93,7 @@ def apply_exile_vote(
         )
     reason = "tie again" if leaders else "no majority" if totals else "everyone abstained"
     events.append(event(state, EventKind.EXILE, Audience.PUBLIC, value="nobody", text=reason))
-    return fall_night(state, events)
+    return night.fall_night(state, events)
 
 
 def exile(state: GameState, seat_id: str, events: list[Event]) -> GameState:
@@ -105,7 +113,7 @@ def exile(state: GameState, seat_id: str, events: list[Event]) -> GameState:
     )
     state = kill(state, seat_id, Cause.EXILE, events)
     state = state.model_copy(update={"after_chain": Step.WOLVES, "speakers": ()})
-    return run_chain(push_chain(state, (seat_id,)), events)
+    return chain.run_chain(push_chain(state, (seat_id,)), events)
 
 
 def flip_idiot(state: GameState, seat_id: str, events: list[Event]) -> GameState:
@@ -114,15 +122,5 @@ def flip_idiot(state: GameState, seat_id: str, events: list[Event]) -> GameState
     events.append(
         event(state, EventKind.IDIOT_FLIP, Audience.PUBLIC, actor=seat_id, value=Role.IDIOT)
     )
-    if state.sheriff == seat_id and not state.config.variants.idiot_flip_keeps_badge:
-        state = state.model_copy(update={"sheriff": None, "badge": BadgeStatus.LOST})
-        events.append(
-            event(
-                state,
-                EventKind.SHERIFF,
-                Audience.PUBLIC,
-                value="lost",
-                text="the sheriff flipped as Idiot",
-            )
-        )
-    return fall_night(state, events)
+    state = sheriff.flip_loses_badge(state, seat_id, events)
+    return night.fall_night(state, events)

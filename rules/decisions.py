@@ -1,10 +1,9 @@
 """What a decision looks like: who must choose, among which legal options."""
 
+from collections.abc import Mapping
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
-
-from autowerewolf.rules.state import Step
 
 
 class Option(StrEnum):
@@ -34,7 +33,7 @@ class PendingDecision(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    step: Step
+    step: str
     key: str  # stable id of this decision, the root of its random draws
     options: dict[str, tuple[str, ...]]
     simultaneous: bool
@@ -42,6 +41,10 @@ class PendingDecision(BaseModel):
     @property
     def seats(self) -> tuple[str, ...]:
         return tuple(self.options)
+
+
+# The longest speech or wolf message the rules accept from any player (RULES §6; docs/rules.md).
+MAX_TEXT_CHARS = 2000
 
 
 class Action(BaseModel):
@@ -55,3 +58,9 @@ class Action(BaseModel):
 
 class IllegalAction(ValueError):
     """An answer that the pending decision does not allow; the message says why."""
+
+
+# Each seat that must answer, with its legal options.
+Options = dict[str, tuple[str, ...]]
+# The answers to one decision, by seat.
+Answers = Mapping[str, Action]

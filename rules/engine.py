@@ -1,67 +1,22 @@
 """The engine's API: start a game, ask what is pending, apply answers, read the result.
 
 Like OpenSpiel's state API: `pending_decision` gives the legal options, `apply` returns
-the next state plus the typed events it produced, `winner` tells the outcome.
+the next state plus the typed events it produced. What each step does is declared in
+`steps.py`; this module only drives the table.
 """
 
-from collections.abc import Callable, Mapping
-
-from autowerewolf.rules.chain_steps import (
-    apply_badge,
-    apply_hunter_shot,
-    apply_last_words,
-    apply_self_explosion,
-)
 from autowerewolf.rules.common import event
 from autowerewolf.rules.config import GameConfig
-from autowerewolf.rules.day import (
-    apply_announce,
-    apply_direction,
-    apply_exile_vote,
-)
-from autowerewolf.rules.decisions import Action, IllegalAction, Option, PendingDecision
-from autowerewolf.rules.election import apply_election_vote, apply_signup, apply_withdraw
+from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Answers, IllegalAction, PendingDecision
 from autowerewolf.rules.events import Audience, Event, EventKind
-from autowerewolf.rules.legal import decision_key, pending_decision
-from autowerewolf.rules.night import (
-    apply_guard,
-    apply_seer,
-    apply_witch_cure,
-    apply_witch_poison,
-    apply_wolves,
-    resolve_dawn,
-)
+from autowerewolf.rules.night import enter_night_step
 from autowerewolf.rules.rng import rng_for
-from autowerewolf.rules.roles import Camp
-from autowerewolf.rules.speeches import apply_speech
-from autowerewolf.rules.state import BadgeStatus, GameState, Seat, Step
-from autowerewolf.rules.transitions import enter_night_step
+from autowerewolf.rules.state import BadgeStatus, GameState, Seat
+from autowerewolf.rules.steps import FIRST_STEP, StepKind, spec
 
-Answers = Mapping[str, Action]
-_DECISIONS: dict[Step, Callable[[GameState, Answers, list[Event]], GameState]] = {
-    Step.WOLVES: apply_wolves,
-    Step.SEER: apply_seer,
-    Step.WITCH_CURE: apply_witch_cure,
-    Step.WITCH_POISON: apply_witch_poison,
-    Step.GUARD: apply_guard,
-    Step.ELECTION_SIGNUP: apply_signup,
-    Step.ELECTION_SPEECH: apply_speech,
-    Step.ELECTION_PK_SPEECH: apply_speech,
-    Step.ELECTION_WITHDRAW: apply_withdraw,
-    Step.ELECTION_VOTE: apply_election_vote,
-    Step.HUNTER_SHOT: apply_hunter_shot,
-    Step.BADGE: apply_badge,
-    Step.LAST_WORDS: apply_last_words,
-    Step.SHERIFF_DIRECTION: apply_direction,
-    Step.DISCUSSION: apply_speech,
-    Step.EXILE_PK_SPEECH: apply_speech,
-    Step.EXILE_VOTE: apply_exile_vote,
-}
-_AUTOMATIC: dict[Step, Callable[[GameState, list[Event]], GameState]] = {
-    Step.DAWN: resolve_dawn,
-    Step.ANNOUNCE: apply_announce,
-    Step.SELF_EXPLOSION: apply_self_explosion,
-}
+
+class UndeclaredTransition(RuntimeError):
+    """A step led somewhere its table entry does not declare: a bug in the rules."""
 
 
 def new_game(config: GameConfig) -> tuple[GameState, list[Event]]:
@@ -101,7 +56,31 @@ def new_game(config: GameConfig) -> tuple[GameState, list[Event]]:
         events.append(event(state, EventKind.ROLE, Audience.SEAT, seat=s.id, value=s.role))
     events.append(event(state, EventKind.WOLF_TEAM, Audience.WOLVES, targets=wolves))
     events.append(event(state, EventKind.NIGHT_START, Audience.PUBLIC))
-    return enter_night_step(state, Step.WOLVES, events), events
+    return enter_night_step(state, FIRST_STEP, events), events
+
+
+def decision_key(state: GameState) -> str:
+    """A stable id of the pending decision, e.g. `n1:wolves:P03` or `d2:exile_vote:r1`."""
+    step = spec(state.step)
+    prefix = f"{'n' if step.kind is StepKind.NIGHT else 'd'}{state.day}:{state.step}"
+    if step.round_of is not None:
+        return f"{prefix}:r{step.round_of(state)}"
+    if state.speakers:
+        return f"{prefix}:{state.speakers[0]}"
+    return prefix
+
+
+def pending_decision(state: GameState) -> PendingDecision | None:
+    """The decision the game waits for; None when the step resolves itself or the game is over."""
+    step = spec(state.step)
+    if step.options is None:
+        return None
+    return PendingDecision(
+        step=state.step,
+        key=decision_key(state),
+        options=step.options(state),
+        simultaneous=step.simultaneous,
+    )
 
 
 def validate(state: GameState, answers: Answers, pending: PendingDecision | None) -> None:
@@ -112,12 +91,17 @@ def validate(state: GameState, answers: Answers, pending: PendingDecision | None
         problem = (
             f"missing answers from {missing}" if missing else f"unexpected answers from {extra}"
         )
-        raise IllegalAction(f"{state.step.value}: {problem}")
+        raise IllegalAction(f"{state.step}: {problem}")
     for seat_id, action in answers.items():
         if action.option not in expected[seat_id]:
             raise IllegalAction(
-                f"{state.step.value}: {seat_id} chose {action.option!r}, "
+                f"{state.step}: {seat_id} chose {action.option!r}, "
                 f"legal: {', '.join(expected[seat_id])}"
+            )
+        if len(action.text) > MAX_TEXT_CHARS:
+            raise IllegalAction(
+                f"{state.step}: {seat_id}'s text has {len(action.text)} characters; "
+                f"at most {MAX_TEXT_CHARS}"
             )
 
 
@@ -129,21 +113,21 @@ def apply(
     `decision` may pass the pending decision the caller already computed for this state.
     """
     answers = answers or {}
-    if state.step is Step.GAME_OVER:
+    step = spec(state.step)
+    if step.resolve is None:
         raise IllegalAction("the game is over")
-    if decision is None or decision.key != decision_key(state) or decision.step is not state.step:
+    if decision is None or decision.key != decision_key(state) or decision.step != state.step:
         decision = pending_decision(state)
     validate(state, answers, decision)
     events: list[Event] = []
-    if state.step in _AUTOMATIC:
-        state = _AUTOMATIC[state.step](state, events)
-    else:
-        state = _DECISIONS[state.step](state, answers, events)
-    return state.model_copy(update={"ply": state.ply + 1}), events
+    after = step.resolve(state, answers, events)
+    if after.step not in step.next:
+        raise UndeclaredTransition(f"{state.step} led to {after.step}, which it does not declare")
+    return after.model_copy(update={"ply": state.ply + 1}), events
 
 
 def is_terminal(state: GameState) -> bool:
-    return state.step is Step.GAME_OVER
+    return spec(state.step).kind is StepKind.END
 
 
 def returns(state: GameState) -> dict[str, float]:
@@ -153,17 +137,11 @@ def returns(state: GameState) -> dict[str, float]:
     return {s.id: 1.0 if s.camp is state.winner else -1.0 for s in state.seats}
 
 
-def winner(state: GameState) -> Camp | None:
-    return state.winner
-
-
 __all__ = [
-    "Action",
-    "Option",
     "apply",
+    "decision_key",
     "is_terminal",
     "new_game",
     "pending_decision",
     "returns",
-    "winner",
 ]

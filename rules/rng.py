@@ -26,3 +26,13 @@ def pick(seed: int, key: str, items: Sequence[T]) -> T:
 def chance(seed: int, key: str) -> float:
     """A number in [0, 1) drawn from (seed, key)."""
     return _hash(seed, key) / 2**64
+
+
+def derive(seed: int, key: str) -> int:
+    """A new seed from (seed, key) that does not reveal `seed`: each seat's players draw from
+    their own derived seed, never from the game's."""
+    return _hash(seed, key) >> 1  # 63 bits: storable as a signed 64-bit integer
+
+
+def seat_seed(root: int, seat: str) -> int:
+    return derive(root, f"player:{seat}")

@@ -1,19 +1,29 @@
-"""Speaking steps (campaign, PK, discussion): speak in turn, or explode (RULES §3, §6)."""
+"""Speaking steps (campaign, PK, discussion) and the wolf's self-explosion, allowed in every
+daytime speaking step (RULES §3, §6)."""
 
-from collections.abc import Mapping
+from collections.abc import Callable
 
+from autowerewolf.rules import chain, sheriff
 from autowerewolf.rules.common import event
-from autowerewolf.rules.decisions import Action, Option
+from autowerewolf.rules.deaths import kill, push_chain
+from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Audience, Event, EventKind
-from autowerewolf.rules.state import GameState, Step
+from autowerewolf.rules.roles import Role
+from autowerewolf.rules.state import BadgeStatus, Cause, GameState, Step
 
-# For each speaking step: how its speeches are labelled, and what follows the last one.
-SPEAKING_STEPS: dict[Step, tuple[str, Step]] = {
-    Step.ELECTION_SPEECH: ("campaign", Step.ELECTION_WITHDRAW),
-    Step.ELECTION_PK_SPEECH: ("election_pk", Step.ELECTION_WITHDRAW),
-    Step.DISCUSSION: ("discussion", Step.EXILE_VOTE),
-    Step.EXILE_PK_SPEECH: ("exile_pk", Step.EXILE_VOTE),
-}
+Resolver = Callable[[GameState, Answers, list[Event]], GameState]
+
+
+def explode_option(state: GameState, seat_id: str) -> tuple[str, ...]:
+    """('explode',) for a wolf where the rules allow it, else ()."""
+    if state.config.variants.allow_wolf_self_explode and state.seat(seat_id).is_wolf:
+        return (Option.EXPLODE.value,)
+    return ()
+
+
+def speech_options(state: GameState) -> Options:
+    speaker = state.speakers[0]
+    return {speaker: (Option.SPEAK.value, *explode_option(state, speaker))}
 
 
 def explode(state: GameState, seat_id: str) -> GameState:
@@ -21,18 +31,49 @@ def explode(state: GameState, seat_id: str) -> GameState:
     return state.model_copy(update=update)
 
 
-def apply_speech(state: GameState, actions: Mapping[str, Action], events: list[Event]) -> GameState:
-    speaker = state.speakers[0]
-    action = actions[speaker]
-    if action.option == Option.EXPLODE:
-        return explode(state, speaker)
-    context, after = SPEAKING_STEPS[state.step]
-    events.append(
-        event(
-            state, EventKind.SPEECH, Audience.PUBLIC, actor=speaker, value=context, text=action.text
+def speech_step(label: str, then: str) -> Resolver:
+    """The resolver of a speaking step: each speaker in turn speaks (a public speech labelled
+    `label`) or explodes; after the last one the game goes to step `then`."""
+
+    def apply_speech(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+        speaker = state.speakers[0]
+        action = answers[speaker]
+        if action.option == Option.EXPLODE:
+            return explode(state, speaker)
+        events.append(
+            event(
+                state,
+                EventKind.SPEECH,
+                Audience.PUBLIC,
+                actor=speaker,
+                value=label,
+                text=action.text,
+            )
         )
+        rest = state.speakers[1:]
+        if rest:
+            return state.model_copy(update={"speakers": rest})
+        return state.model_copy(update={"speakers": (), "step": then})
+
+    apply_speech.__name__ = f"apply_{label}_speech"
+    return apply_speech
+
+
+def resolve_self_explosion(state: GameState, events: list[Event]) -> GameState:
+    """The wolf dies at once, revealed; the rest of the day is cancelled (RULES §6)."""
+    wolf = state.exploder
+    assert wolf is not None
+    state = state.replace_seat(wolf, revealed=True).model_copy(
+        update={"exploder": None, "speakers": (), "day_cancelled": True}
     )
-    rest = state.speakers[1:]
-    if rest:
-        return state.model_copy(update={"speakers": rest})
-    return state.model_copy(update={"speakers": (), "step": after})
+    events.append(
+        event(state, EventKind.SELF_EXPLOSION, Audience.PUBLIC, actor=wolf, value=Role.WEREWOLF)
+    )
+    if state.badge is BadgeStatus.UNDECIDED and state.config.variants.sheriff_enabled:
+        state = sheriff.swallow_badge(state, events)
+    # A wolf whose night death is not yet announced may still explode: he is already dead.
+    if state.seat(wolf).alive:
+        state = kill(state, wolf, Cause.EXPLOSION, events)
+        state = push_chain(state, (wolf,))
+    after = Step.ANNOUNCE if state.unannounced else Step.WOLVES
+    return chain.run_chain(state.model_copy(update={"after_chain": after}), events)

@@ -13,7 +13,8 @@ from autowerewolf.rules.roles import Camp, Role, camp_of
 
 
 class Step(StrEnum):
-    """The current step. Decision steps wait for players; the others resolve on their own."""
+    """Names of the built-in steps. `GameState.step` holds a step name: what each step is
+    (who acts, its options, resolver and successors) is declared once, in `rules/steps.py`."""
 
     WOLVES = "wolves"
     SEER = "seer"
@@ -117,7 +118,7 @@ class GameState(Frozen):
     seats: tuple[Seat, ...]
     ply: int = 0  # steps applied so far: the game's own clock for history and forks
     day: int = 1
-    step: Step = Step.WOLVES
+    step: str = Step.WOLVES
     night: Night = Night()
     cure_used: bool = False
     poison_used: bool = False
@@ -130,7 +131,7 @@ class GameState(Frozen):
     vote: Vote = Vote()
     speakers: tuple[str, ...] = ()  # queue of the current sequential step
     chain: tuple[ChainTask, ...] = ()
-    after_chain: Step = Step.DISCUSSION
+    after_chain: str = Step.DISCUSSION  # where the day goes once the death chain is done
     day_cancelled: bool = False
     exploder: str | None = None
     winner: Camp | None = None
@@ -150,7 +151,7 @@ class GameState(Frozen):
 
     @property
     def is_over(self) -> bool:
-        return self.step is Step.GAME_OVER
+        return self.step == Step.GAME_OVER
 
     def replace_seat(self, seat_id: str, **changes: object) -> "GameState":
         index = int(seat_id[1:]) - 1

@@ -37,7 +37,11 @@ class Variants(BaseModel):
     )
     sheriff_enabled: bool = Field(True, description="Day-1 sheriff election and badge (§3).")
     sheriff_vote_weight: float = Field(
-        1.5, gt=0, description="Weight of the sheriff's exile ballot (§4)."
+        1.5,
+        gt=0,
+        le=10,
+        allow_inf_nan=False,
+        description="Weight of the sheriff's exile ballot (§4).",
     )
     badge_swallow: BadgeSwallow = Field(
         BadgeSwallow.SINGLE, description="Effect of a self-explosion during the election (§3)."

@@ -5,10 +5,11 @@ from collections.abc import Iterable
 from pydantic import BaseModel, ConfigDict
 
 from autowerewolf.rules.decisions import PendingDecision
+from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Audience, Event
-from autowerewolf.rules.legal import pending_decision
 from autowerewolf.rules.roles import Camp, Role
-from autowerewolf.rules.state import GameState, Step
+from autowerewolf.rules.state import GameState
+from autowerewolf.rules.variants import Variants
 
 
 class PlayerInfo(BaseModel):
@@ -24,6 +25,25 @@ class PlayerInfo(BaseModel):
     can_vote: bool
 
 
+class TableRules(BaseModel):
+    """The rules every player is told: the board, its roles and the rule flags. Not the seed
+    nor the deal."""
+
+    model_config = ConfigDict(frozen=True)
+
+    board: str
+    roles: tuple[Role, ...]  # the board's roles, in the board's order (not the seats')
+    variants: Variants
+    max_days: int
+
+
+def table_rules(state: GameState) -> TableRules:
+    config = state.config
+    return TableRules(
+        board=config.board, roles=config.roles, variants=config.variants, max_days=config.max_days
+    )
+
+
 class SeatView(BaseModel):
     """Everything one seat may know right now, and nothing else."""
 
@@ -34,7 +54,8 @@ class SeatView(BaseModel):
     role: Role
     camp: Camp
     day: int
-    step: Step | None  # only for a seat that must decide: others must not learn the night's step
+    rules: TableRules
+    step: str | None  # only for a seat that must decide: others must not learn the night's step
     teammates: tuple[str, ...]  # other wolves, for a wolf
     players: tuple[PlayerInfo, ...]
     cure_available: bool | None  # Witch only
@@ -86,6 +107,7 @@ def seat_view(
         role=me.role,
         camp=me.camp,
         day=state.day,
+        rules=table_rules(state),
         step=state.step if options else None,
         teammates=tuple(s.id for s in state.seats if me.is_wolf and s.is_wolf and s.id != me.id),
         players=public_players(state),

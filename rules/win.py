@@ -1,7 +1,9 @@
-"""Win conditions (RULES §8)."""
+"""Win conditions and the end of the game (RULES §8)."""
 
+from autowerewolf.rules.common import event
+from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.roles import Camp, Role, is_god
-from autowerewolf.rules.state import GameState
+from autowerewolf.rules.state import GameState, Step
 from autowerewolf.rules.variants import WinMode
 
 
@@ -34,3 +36,21 @@ def check_winner(state: GameState) -> tuple[Camp, str] | None:
     if wolves == 0:
         return Camp.GOOD, "every werewolf is dead"
     return None
+
+
+def game_over(state: GameState, winner: Camp | None, reason: str, events: list[Event]) -> GameState:
+    state = state.model_copy(
+        update={"step": Step.GAME_OVER, "winner": winner, "win_reason": reason, "speakers": ()}
+    )
+    events.append(
+        event(state, EventKind.GAME_OVER, Audience.PUBLIC, value=winner or "draw", text=reason)
+    )
+    return state
+
+
+def check_and_end(state: GameState, events: list[Event]) -> GameState | None:
+    """The finished game if a side has won (RULES §8: the game ends at once), else None."""
+    result = check_winner(state)
+    if result is None:
+        return None
+    return game_over(state, result[0], result[1], events)

@@ -12,13 +12,13 @@ from pydantic import ValidationError
 from rich.console import Console
 
 from autowerewolf.backends._process import ServerStartError
+from autowerewolf.backends.config import PlayerModels
 from autowerewolf.backends.local_server import LocalBackendError
+from autowerewolf.errors import USER_ERRORS as PROJECT_ERRORS
+from autowerewolf.errors import one_line
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import ModelPool, PlayerBuilder
-from autowerewolf.rules.config import ConfigError
-from autowerewolf.rules.decisions import IllegalAction
-from autowerewolf.runner import GameError, Games
-from autowerewolf.store import StoreError
+from autowerewolf.runner import Games
 
 app = typer.Typer(
     help="LLM agents play Werewolf under a pure rules engine, checkpointed to SQLite.",
@@ -34,8 +34,7 @@ DEFAULT_DB = Path("games.db")
 
 DbOption = Annotated[Path, typer.Option("--db", help="SQLite file holding the games.")]
 USER_ERRORS = (
-    ConfigError, StoreError, GameError, IllegalAction, ValidationError, sqlite3.Error, OSError,
-    LocalBackendError, ServerStartError,
+    *PROJECT_ERRORS, ValidationError, sqlite3.Error, OSError, LocalBackendError, ServerStartError,
 )  # fmt: skip
 
 
@@ -52,17 +51,26 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
         try:
             return command(*args, **kwargs)
         except USER_ERRORS as err:
-            message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            if isinstance(err, ValidationError):
+                message = one_line(err)
+            else:
+                message = (
+                    str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+                )
             raise fail(message) from None
 
     return wrapper
 
 
 @contextmanager
-def session(db: Path, *, create: bool = False) -> Iterator[Games]:
-    """The games of `db` with live players; stops any local model server afterwards."""
+def session(
+    db: Path, *, create: bool = False, models: PlayerModels | None = None
+) -> Iterator[Games]:
+    """The games of `db` with live players (LLM seats on `models`, default the embedded
+    model); stops any local model server afterwards."""
     pool = ModelPool()
-    games = Games(db, create=create, context=GameContext(player_factory=PlayerBuilder(pool)))
+    context = GameContext(player_factory=PlayerBuilder(models, pool))
+    games = Games(db, create=create, context=context)
     try:
         yield games
     finally:

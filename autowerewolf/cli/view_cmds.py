@@ -6,23 +6,34 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from autowerewolf.cli.app import DEFAULT_DB, DbOption, app, console, one_line_errors, session
-from autowerewolf.cli.play_cmds import (
-    JsonOption,
-    NarrationOption,
-    WatchOption,
-    finish,
-    make_narrator,
-    parse_pairs,
-    watcher,
+from autowerewolf.cli.app import (
+    DEFAULT_DB,
+    DbOption,
+    app,
+    console,
+    err_console,
+    one_line_errors,
+    session,
 )
-from autowerewolf.rules.config import ConfigError
+from autowerewolf.cli.options import (
+    JsonOption,
+    ModelOption,
+    ModelsOption,
+    Narration,
+    NarrationOption,
+    Watch,
+    WatchOption,
+    models_from,
+    parse_pairs,
+)
+from autowerewolf.cli.play_cmds import finish, make_narrator, watcher
+from autowerewolf.errors import GameError, SettingsError
+from autowerewolf.prompts.render import describe
+from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Event
-from autowerewolf.rules.legal import pending_decision
 from autowerewolf.rules.views import public_events, visible_events
-from autowerewolf.runner import GameError, GameRecord, Games
+from autowerewolf.runner import GameRecord
 from autowerewolf.summary import SeatTotals, seat_totals
-from autowerewolf.transcript import describe
 
 AsOption = Annotated[
     str, typer.Option("--as", help="Point of view: omniscient, public, or a seat like P03.")
@@ -36,7 +47,7 @@ def events_for(record: GameRecord, audience: str) -> tuple[Event, ...]:
         return public_events(record.events)
     seats = {s.id: s for s in record.game.seats}
     if audience not in seats:
-        raise ConfigError(f"--as must be omniscient, public or a seat P01..P{len(seats):02d}")
+        raise SettingsError(f"--as must be omniscient, public or a seat P01..P{len(seats):02d}")
     return visible_events(record.events, audience, seats[audience].is_wolf)
 
 
@@ -77,7 +88,7 @@ def inspect(
     events_for(record, audience)  # validates --as
     game = record.game
     console.print(
-        f"[bold]{game_id}[/bold] step {game.ply}, day {game.day}, {game.step.value} "
+        f"[bold]{escape(game_id)}[/bold] step {game.ply}, day {game.day}, {game.step} "
         f"({record.status}); sheriff: {game.sheriff or 'none'} (badge {game.badge.value})"
     )
     table = Table("seat", "name", "alive", "role")
@@ -143,7 +154,7 @@ def history(game_id: str, db: DbOption = DEFAULT_DB) -> None:
         game = snapshot.values["game"]
         decision = pending_decision(game)
         table.add_row(
-            str(game.ply), str(game.day), game.step.value, decision.key if decision else "",
+            str(game.ply), str(game.day), game.step, decision.key if decision else "",
             snapshot.config["configurable"]["checkpoint_id"],
         )  # fmt: skip
     console.print(table)
@@ -155,8 +166,9 @@ def replay(game_id: str, audience: AsOption = "omniscient", db: DbOption = DEFAU
     """The game's transcript as one audience saw it."""
     with session(db) as store:
         record = store.load(game_id)
+    reader = audience if audience not in ("omniscient", "public") else None
     for event in events_for(record, audience):
-        console.print(f"[dim]D{event.day}[/dim] {escape(describe(event))}", highlight=False)
+        console.print(f"[dim]D{event.day}[/dim] {escape(describe(event, reader))}", highlight=False)
     if audience == "omniscient":
         _print_totals(record)
 
@@ -172,43 +184,45 @@ def fork(
             "--set", help="Change a decision: SEAT.DECISION=VALUE, e.g. P03.exile_vote=P07."
         ),
     ] = [],  # noqa: B006
-    seed: Annotated[
-        int | None, typer.Option(help="New seed for random and fallback choices.")
+    player_seed: Annotated[
+        int | None,
+        typer.Option(
+            "--player-seed",
+            help="New root seed of the players' random and fallback choices (not the game seed: "
+            "the deal and the rules' draws stay those of the original).",
+            min=0,
+        ),
+    ] = None,
+    old_seed: Annotated[
+        int | None, typer.Option("--seed", hidden=True, help="Deprecated: --player-seed.", min=0)
     ] = None,
     new_id: Annotated[str | None, typer.Option(help="Id of the new game.")] = None,
+    models: ModelsOption = None,
+    model: ModelOption = [],  # noqa: B006
     db: DbOption = DEFAULT_DB,
-    watch: WatchOption = "none",
-    narration: NarrationOption = "template",
+    watch: WatchOption = Watch.NONE,
+    narration: NarrationOption = Narration.TEMPLATE,
     json_out: JsonOption = False,
 ) -> None:
     """Branch a new game from a step of a saved one and play it on; the original is untouched."""
-    with session(db) as store:
-        _fork(store, game_id, step, set_, seed, new_id, watch, narration, json_out)
-
-
-def _fork(
-    store: Games,
-    game_id: str,
-    step: int,
-    set_: list[str],
-    seed: int | None,
-    new_id: str | None,
-    watch: str,
-    narration: str,
-    json_out: bool,
-) -> None:
-    source = store.at_ply(game_id, step)
-    overrides: dict[str, str] = {}
-    for target, value in parse_pairs(set_, "--set").items():
-        seat_id, dot, decision = target.partition(".")
-        if not dot or decision not in (source.game.step.value, "decision"):
-            raise GameError(
-                f"--set {target}: step {step} is a {source.game.step.value} decision; "
-                f"write {seat_id or 'SEAT'}.{source.game.step.value}=VALUE"
-            )
-        overrides[seat_id] = value
-    branch_id = new_id or f"{game_id}-fork{step}"
-    narrator = None if json_out else make_narrator(narration, store, source.seating)
-    progress = watcher(watch, narrator)
-    store.fork(game_id, step, branch_id, overrides, seed)
-    finish(store, store.resume(branch_id, progress=progress), json_out, progress)
+    if old_seed is not None:
+        if player_seed is not None:
+            raise SettingsError("give --player-seed only (--seed is its deprecated name)")
+        err_console.print("note: fork --seed is deprecated; it is --player-seed", highlight=False)
+        player_seed = old_seed
+    with session(db, models=models_from(models, model)) as store:
+        source = store.at_ply(game_id, step)
+        overrides: dict[str, str] = {}
+        for target, value in parse_pairs(set_, "--set").items():
+            seat_id, dot, decision = target.partition(".")
+            if not dot or decision not in (source.game.step, "decision"):
+                raise GameError(
+                    f"--set {target}: step {step} is a {source.game.step} decision; "
+                    f"write {seat_id or 'SEAT'}.{source.game.step}=VALUE"
+                )
+            overrides[seat_id] = value
+        branch_id = new_id or f"{game_id}-fork{step}"
+        narrator = None if json_out else make_narrator(narration, store)
+        progress = watcher(watch, narrator)
+        store.fork(game_id, step, branch_id, overrides, player_seed)
+        finish(store, store.resume(branch_id, progress=progress), json_out, progress)

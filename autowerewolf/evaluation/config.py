@@ -7,8 +7,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from autowerewolf.backends.config import ModelOverride, PlayerModels
+from autowerewolf.errors import settings_error
 from autowerewolf.files import read_mapping
-from autowerewolf.rules.config import ConfigError
 
 ContestantKind = Literal["random", "heuristic", "llm"]
 # Game ids are "<name>-<index>"; keep names to characters that are safe in ids and file names.
@@ -91,16 +91,9 @@ class TournamentConfig(BaseModel):
         return self
 
 
-def _condense(err: ValidationError) -> str:
-    first = err.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "value"
-    message = first["msg"].removeprefix("Value error, ")
-    return f"{where}: {message}"
-
-
 def load_tournament(path: Path) -> TournamentConfig:
     data = read_mapping(path, "tournament file")
     try:
         return TournamentConfig.model_validate(data)
     except ValidationError as err:
-        raise ConfigError(f"{path}: {_condense(err)}") from None
+        raise settings_error(str(path), err) from None

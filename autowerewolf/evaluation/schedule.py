@@ -37,6 +37,7 @@ class PlannedGame:
     block_kind: BlockKind
     setup: GameSetup
     seating: Seating
+    models: PlayerModels | None  # for the game's LLM seats; live settings, never checkpointed
 
 
 def game_id(tournament: str, index: int) -> str:
@@ -47,7 +48,9 @@ def _seat_ids(n: int) -> list[str]:
     return [f"P{i + 1:02d}" for i in range(n)]
 
 
-def _seating(config: TournamentConfig, holders: list[Contestant], seats: list[str]) -> Seating:
+def _seating(
+    config: TournamentConfig, holders: list[Contestant], seats: list[str]
+) -> tuple[Seating, PlayerModels | None]:
     models = None
     llm_seats = {s: c for s, c in zip(seats, holders, strict=True) if c.kind == "llm"}
     if llm_seats:
@@ -56,12 +59,12 @@ def _seating(config: TournamentConfig, holders: list[Contestant], seats: list[st
         models = PlayerModels.model_validate(
             {**base.model_dump(exclude_unset=True), "seats": {**base.seats, **overrides}}
         )
-    return Seating(
+    seating = Seating(
         default="random",
         seats={s: c.kind for s, c in zip(seats, holders, strict=True)},
         contestants={s: c.name for s, c in zip(seats, holders, strict=True)},
-        models=models,
     )
+    return seating, models
 
 
 def plan(config: TournamentConfig) -> list[PlannedGame]:
@@ -96,6 +99,7 @@ def plan(config: TournamentConfig) -> list[PlannedGame]:
             layouts = [[a if w else b for w in wolf], [b if w else a for w in wolf]]
         for layout in layouts:
             holders = [config.contestants[i] for i in layout]
+            seating, models = _seating(config, holders, seats)
             index = len(games)
             games.append(
                 PlannedGame(
@@ -104,7 +108,8 @@ def plan(config: TournamentConfig) -> list[PlannedGame]:
                     block=block,
                     block_kind="mixed" if mixed else "team",
                     setup=setup,
-                    seating=_seating(config, holders, seats),
+                    seating=seating,
+                    models=models,
                 )
             )
         block += 1

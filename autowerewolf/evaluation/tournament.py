@@ -14,7 +14,6 @@ from autowerewolf.evaluation.results import connect, finished_ids, row_of, save_
 from autowerewolf.evaluation.schedule import PlannedGame, plan
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import ModelPool, PlayerBuilder, check_models
-from autowerewolf.rules.engine import new_game
 from autowerewolf.runner import Games
 
 Progress = Callable[[str, str], None]
@@ -23,7 +22,8 @@ Progress = Callable[[str, str], None]
 def play_one(db: str, config: TournamentConfig, game: PlannedGame) -> tuple[str, str]:
     """Play (or resume) one game and store its result row; returns (game id, outcome)."""
     pool = ModelPool()
-    games = Games(Path(db), create=True, context=GameContext(player_factory=PlayerBuilder(pool)))
+    context = GameContext(player_factory=PlayerBuilder(game.models, pool))
+    games = Games(Path(db), create=True, context=context)
     try:
         if games.exists(game.game_id):
             record = games.resume(game.game_id)
@@ -46,8 +46,9 @@ def pending(config: TournamentConfig, db: Path) -> tuple[list[PlannedGame], int]
     """The planned games still to play, and how many are already done."""
     games = plan(config)
     for game in games:
-        if "llm" in game.seating.seats.values():
-            check_models(game.seating, new_game(game.setup.build())[0])
+        if game.models is not None:
+            llm_seats = [s for s, kind in game.seating.seats.items() if kind == "llm"]
+            check_models(game.models, llm_seats, game.setup.build().roles)
     # Creates the checkpoint tables once, before worker processes race to do it.
     Games(db, create=True).close()
     conn = connect(db, create=True)

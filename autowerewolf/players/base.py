@@ -1,24 +1,43 @@
-"""The player interface: given what a seat may see and its legal options, answer."""
+"""The player interface, for our players and for plug-in agents.
 
-from dataclasses import dataclass
-from typing import Protocol
+A player is asked one question at a time and sees only its seat's view: its role, its
+private results, the public facts, the events it may see, and its own legal options. It
+gets a seed of its own (derived from the player seed, never the game's seed, from which
+the deal could be recomputed) and its own earlier decision records (its reasoning and any
+notes it kept), which live in the game's checkpoints so a resumed or forked game continues
+with the same memory. It never gets the game state, the configuration or another seat's
+records. See docs/architecture.md ("Players").
+"""
+
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 from autowerewolf.players.records import DecisionRecord
-from autowerewolf.rules.decisions import Action, PendingDecision
+from autowerewolf.rules.decisions import Action
 from autowerewolf.rules.views import SeatView
 
 
 @dataclass(frozen=True)
 class DecisionRequest:
-    """Everything a player gets for one decision. Built only from the seat's own view."""
+    """One question to one seat."""
 
-    view: SeatView
-    decision: PendingDecision
-    player_seed: int
+    view: SeatView  # what the seat may know, with its legal options and the decision's key
+    seed: int  # the seat's own seed, for any randomness the player needs
+    history: tuple[DecisionRecord, ...] = field(default=())  # the seat's own earlier records
 
     @property
     def seat(self) -> str:
         return self.view.seat
+
+    @property
+    def step(self) -> str:
+        assert self.view.step is not None, "a request always names its step"
+        return self.view.step
+
+    @property
+    def key(self) -> str:
+        assert self.view.decision_key is not None, "a request always names its decision"
+        return self.view.decision_key
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -27,11 +46,18 @@ class DecisionRequest:
 
 @dataclass(frozen=True)
 class Answer:
+    """The chosen action, the record of how it was chosen, and any further records the player
+    wants kept with the game (a module's intermediate output: estimates, a strategy...)."""
+
     action: Action
     record: DecisionRecord
+    notes: tuple[DecisionRecord, ...] = ()
 
 
+@runtime_checkable
 class Player(Protocol):
+    """Anything with a `kind` and a `decide` method can sit at the table."""
+
     kind: str
 
     def decide(self, request: DecisionRequest) -> Answer: ...
@@ -44,8 +70,8 @@ def plain_record(
         seat=request.seat,
         player=kind,
         day=request.view.day,
-        step=request.decision.step.value,
-        key=request.decision.key,
+        step=request.step,
+        key=request.key,
         options=request.options,
         option=action.option,
         text=action.text,

@@ -1,8 +1,9 @@
-"""Building live players from a seating: model clients shared per config, the local
-llama.cpp server started on first use."""
+"""Building a seat's live player from its kind: model clients shared per config, the local
+llama.cpp server started on first use. A player is built from the seat's own view (its
+role picks a role-specific model config), never from the game state."""
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
@@ -17,10 +18,12 @@ from autowerewolf.backends.config import (
 from autowerewolf.backends.factory import check_api_keys, make_chat_model
 from autowerewolf.backends.local_server import DEFAULT_ALIAS, LocalServer
 from autowerewolf.players.base import Player
+from autowerewolf.players.heuristic import HeuristicPlayer
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.seating import PlayerKind, Seating
-from autowerewolf.players.table import basic_player
-from autowerewolf.rules.state import GameState
+from autowerewolf.players.simple import RandomPlayer, ScriptedPlayer
+from autowerewolf.rules.roles import Role
+from autowerewolf.rules.views import SeatView
 
 # Shared by the server's two slots: room for a late-game prompt, a re-prompt and the answer.
 LOCAL_CONTEXT_TOKENS = 16384
@@ -28,6 +31,23 @@ LOCAL_CONTEXT_TOKENS = 16384
 DEFAULT_MODELS = PlayerModels(
     default=ModelConfig(backend="local", model=DEFAULT_ALIAS, temperature=0.7, max_tokens=400)
 )
+
+PlayerFactory = Callable[[str, PlayerKind, Seating, SeatView], Player]
+
+
+class UnknownPlayerKind(ValueError):
+    pass
+
+
+def basic_player(seat: str, kind: PlayerKind, seating: Seating, view: SeatView) -> Player:
+    """The players that need no model."""
+    if kind == "random":
+        return RandomPlayer()
+    if kind == "scripted":
+        return ScriptedPlayer(seating.decisions)
+    if kind == "heuristic":
+        return HeuristicPlayer()
+    raise UnknownPlayerKind(f"seat {seat}: player kind {kind!r} is not available here")
 
 
 class ModelPool:
@@ -65,28 +85,23 @@ def load_models(path: Path | None, settings: Sequence[str] = ()) -> PlayerModels
     return parse_player_models(data)
 
 
-def models_of(seating: Seating) -> PlayerModels:
-    return seating.models or DEFAULT_MODELS
-
-
-def check_models(seating: Seating, game: GameState) -> None:
-    """Resolve every LLM seat's config now, so a mistake is reported before the game starts."""
-    configs = [
-        models_of(seating).resolve(s.id, s.role.value)
-        for s in game.seats
-        if seating.kind_of(s.id) == "llm"
-    ]
-    check_api_keys(configs)
+def check_models(models: PlayerModels, llm_seats: Iterable[str], roles: Iterable[Role]) -> None:
+    """Resolve every config an LLM seat could get, whatever role it is dealt, so a mistake
+    (a broken override, a missing key variable) is reported before the game starts."""
+    board_roles = set(roles)
+    check_api_keys(models.resolve(seat, role.value) for seat in llm_seats for role in board_roles)
 
 
 class PlayerBuilder:
-    """A PlayerFactory that also builds LLM seats from the seating's model configs."""
+    """A PlayerFactory that also builds LLM seats, from model configs that live in the
+    runtime context only (they never enter a checkpoint)."""
 
-    def __init__(self, pool: ModelPool | None = None) -> None:
+    def __init__(self, models: PlayerModels | None = None, pool: ModelPool | None = None) -> None:
+        self.models = models or DEFAULT_MODELS
         self.pool = pool or ModelPool()
 
-    def __call__(self, seat: str, kind: PlayerKind, seating: Seating, game: GameState) -> Player:
+    def __call__(self, seat: str, kind: PlayerKind, seating: Seating, view: SeatView) -> Player:
         if kind == "llm":
-            config = models_of(seating).resolve(seat, game.seat(seat).role.value)
-            return LLMPlayer(self.pool.chat(config), config.model, game.config)
-        return basic_player(seat, kind, seating, game)
+            config = self.models.resolve(seat, view.role.value)
+            return LLMPlayer(self.pool.chat(config), config.model)
+        return basic_player(seat, kind, seating, view)

@@ -6,6 +6,7 @@ the Seer alive. Where no rule applies it picks a seeded random legal option.
 """
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
@@ -13,6 +14,7 @@ from autowerewolf.rules.decisions import Action, Option
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.rng import pick
 from autowerewolf.rules.roles import Camp, Role
+from autowerewolf.rules.state import Step
 from autowerewolf.rules.views import SeatView
 
 SEER_CLAIM = re.compile(r"\bI am the seer\b", re.I)
@@ -49,83 +51,127 @@ def read_view(view: SeatView) -> Beliefs:
     return beliefs
 
 
+@dataclass
+class Situation:
+    """One decision as the heuristic sees it."""
+
+    request: DecisionRequest
+    beliefs: Beliefs
+    known_wolves: list[str]  # living wolves this seat knows or believes in
+    trusted: set[str]  # seats this seat believes are good
+
+    @property
+    def view(self) -> SeatView:
+        return self.request.view
+
+    @property
+    def options(self) -> list[str]:
+        return list(self.request.options)
+
+    @property
+    def mates(self) -> set[str]:
+        return set(self.view.teammates)
+
+    @property
+    def is_wolf(self) -> bool:
+        return self.view.role is Role.WEREWOLF
+
+    def random(self, pool: list[str]) -> str:
+        key = f"{self.request.key}:heuristic"
+        return pick(self.request.seed, key, pool or self.options)
+
+    def first(self, candidates: list[str], fallback: list[str] | None = None) -> str:
+        """The first legal candidate, else a seeded random pick among the legal fallbacks."""
+        legal = [c for c in candidates if c in self.options]
+        if legal:
+            return legal[0]
+        pool = [
+            o for o in (fallback if fallback is not None else self.options) if o in self.options
+        ]
+        return self.random(pool)
+
+
+def _wolves(s: Situation) -> str:
+    me = s.view.seat
+    targets = [o for o in s.options if o not in s.mates and o != me and o != Option.NONE]
+    return s.first(s.beliefs.seer_claims, targets)
+
+
+def _seer(s: Situation) -> str:
+    unchecked = [o for o in s.options if o not in s.beliefs.my_checks]
+    return s.random(unchecked)
+
+
+def _witch_cure(s: Situation) -> str:
+    return Option.SAVE.value if s.view.day == 1 else Option.NONE.value
+
+
+def _badge(s: Situation) -> str:
+    good = list(s.mates) if s.is_wolf else [t for t in s.trusted if t != s.view.seat]
+    return s.first(good, [Option.TEAR.value])
+
+
+def _exile_vote(s: Situation) -> str:
+    if s.is_wolf:
+        targets = [o for o in s.options if o not in s.mates and o != Option.ABSTAIN]
+        return s.first(s.beliefs.seer_claims, targets)
+    suspects = [o for o in s.options if o not in s.trusted and o != Option.ABSTAIN]
+    return s.first(s.known_wolves, suspects)
+
+
+def _speak(s: Situation) -> str:
+    plain = [o for o in s.options if o != Option.EXPLODE]
+    return Option.SPEAK.value if Option.SPEAK.value in plain else plain[0]
+
+
+# One rule per decision; any other step (the speaking steps) speaks.
+_RULES: dict[str, Callable[[Situation], str]] = {
+    Step.WOLVES: _wolves,
+    Step.SEER: _seer,
+    Step.WITCH_CURE: _witch_cure,
+    Step.WITCH_POISON: lambda s: s.first(s.known_wolves, [Option.NONE.value]),
+    Step.GUARD: lambda s: s.first([*s.beliefs.seer_claims, s.view.seat], [Option.NONE.value]),
+    Step.HUNTER_SHOT: lambda s: s.first(s.known_wolves, [Option.NONE.value]),
+    Step.BADGE: _badge,
+    Step.ELECTION_SIGNUP: lambda s: (
+        Option.RUN.value if s.view.role is Role.SEER else Option.PASS.value
+    ),
+    Step.ELECTION_WITHDRAW: lambda s: s.first([Option.STAY.value, Option.NONE.value]),
+    Step.ELECTION_VOTE: lambda s: s.first(
+        sorted(s.trusted), [o for o in s.options if o != Option.ABSTAIN]
+    ),
+    Step.SHERIFF_DIRECTION: lambda s: Option.CLOCKWISE.value,
+    Step.EXILE_VOTE: _exile_vote,
+}
+_TEXTS: dict[str, str] = {Step.WOLVES: "Take the claimed seer first."}
+
+
+def speech(view: SeatView, beliefs: Beliefs, known_wolves: list[str]) -> str:
+    if view.role is Role.SEER and known_wolves:
+        results = ", ".join(
+            f"{s} is {'a wolf' if c is Camp.WOLF else 'good'}" for s, c in beliefs.my_checks.items()
+        )
+        return f"I am the seer. {results}. Vote {known_wolves[0]} out."
+    if view.role is not Role.WEREWOLF and known_wolves:
+        return f"I believe the seer: {known_wolves[0]} is a wolf."
+    return "I have no solid information yet; I am watching the votes."
+
+
 class HeuristicPlayer:
     kind = "heuristic"
 
     def decide(self, request: DecisionRequest) -> Answer:
         view = request.view
         beliefs = read_view(view)
-        option, text = self._choose(request, beliefs)
-        action = Action(option=option, text=text)
+        alive = {p.seat for p in view.players if p.alive}
+        known = [s for s, c in beliefs.my_checks.items() if c is Camp.WOLF and s in alive]
+        if view.role is not Role.WEREWOLF:
+            known += [s for s in beliefs.named_wolves if s in alive and s != view.seat]
+        trusted = {*beliefs.named_good, *beliefs.seer_claims} - set(known)
+        situation = Situation(request, beliefs, known, trusted)
+        rule = _RULES.get(request.step)
+        if rule is not None:
+            action = Action(option=rule(situation), text=_TEXTS.get(request.step, ""))
+        else:
+            action = Action(option=_speak(situation), text=speech(view, beliefs, known))
         return Answer(action=action, record=plain_record(request, self.kind, action))
-
-    def _random(self, request: DecisionRequest, options: list[str]) -> str:
-        key = f"{request.decision.key}:{request.seat}:heuristic"
-        return pick(request.player_seed, key, options)
-
-    def _choose(self, request: DecisionRequest, beliefs: Beliefs) -> tuple[str, str]:
-        view, options = request.view, list(request.options)
-        step = request.decision.step.value
-        me, role = view.seat, view.role
-        alive = [p.seat for p in view.players if p.alive]
-        mates = set(view.teammates)
-        is_wolf = role is Role.WEREWOLF
-        known_wolves = [s for s, c in beliefs.my_checks.items() if c is Camp.WOLF and s in alive]
-        if not is_wolf:
-            known_wolves += [s for s in beliefs.named_wolves if s in alive and s != me]
-        trusted = {*beliefs.named_good, *beliefs.seer_claims} - set(known_wolves)
-
-        def first(candidates: list[str], fallback: list[str] | None = None) -> str:
-            legal = [c for c in candidates if c in options]
-            if legal:
-                return legal[0]
-            pool = [o for o in (fallback if fallback is not None else options) if o in options]
-            return self._random(request, pool or options)
-
-        non_actions = {Option.EXPLODE.value}
-        plain = [o for o in options if o not in non_actions]
-        if step == "wolves":
-            targets = [o for o in options if o not in mates and o != me and o != Option.NONE]
-            return first(beliefs.seer_claims, targets), "Take the claimed seer first."
-        if step == "seer":
-            unchecked = [o for o in options if o not in beliefs.my_checks]
-            return self._random(request, unchecked or options), ""
-        if step == "witch_cure":
-            return (Option.SAVE.value if view.day == 1 else Option.NONE.value), ""
-        if step == "witch_poison":
-            return first(known_wolves, [Option.NONE.value]), ""
-        if step == "guard":
-            return first([*beliefs.seer_claims, me], [Option.NONE.value]), ""
-        if step == "hunter_shot":
-            return first(known_wolves, [Option.NONE.value]), ""
-        if step == "badge":
-            good = [s for s in trusted if s != me] if not is_wolf else list(mates)
-            return first(good, [Option.TEAR.value]), ""
-        if step == "election_signup":
-            return (Option.RUN.value if role is Role.SEER else Option.PASS.value), ""
-        if step == "election_withdraw":
-            return first([Option.STAY.value, Option.NONE.value]), ""
-        if step == "election_vote":
-            return first(sorted(trusted), [o for o in options if o != Option.ABSTAIN]), ""
-        if step == "sheriff_direction":
-            return Option.CLOCKWISE.value, ""
-        if step == "exile_vote":
-            if is_wolf:
-                targets = [o for o in options if o not in mates and o != Option.ABSTAIN]
-                return first(beliefs.seer_claims, targets), ""
-            suspects = [o for o in options if o not in trusted and o != Option.ABSTAIN]
-            return first(known_wolves, suspects), ""
-        return Option.SPEAK.value if Option.SPEAK.value in plain else plain[0], self._speech(
-            view, beliefs, known_wolves
-        )
-
-    def _speech(self, view: SeatView, beliefs: Beliefs, known_wolves: list[str]) -> str:
-        if view.role is Role.SEER and known_wolves:
-            results = ", ".join(
-                f"{s} is {'a wolf' if c is Camp.WOLF else 'good'}"
-                for s, c in beliefs.my_checks.items()
-            )
-            return f"I am the seer. {results}. Vote {known_wolves[0]} out."
-        if view.role is not Role.WEREWOLF and known_wolves:
-            return f"I believe the seer: {known_wolves[0]} is a wolf."
-        return "I have no solid information yet; I am watching the votes."

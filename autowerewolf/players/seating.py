@@ -1,11 +1,14 @@
-"""Who sits where: data only, saved with the game so that it can be resumed or forked."""
+"""Who sits where: data only, saved with the game so that it can be resumed or forked.
+
+Model configs are not part of it: they are live settings (endpoints, key variable names)
+passed in the runtime context on every run; the decision records say which model played."""
 
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from autowerewolf.backends.config import PlayerModels
 from autowerewolf.players.simple import ScriptedAnswer, ScriptEntry
+from autowerewolf.rules.config import MAX_SEED
 
 PlayerKind = Literal["random", "scripted", "human", "llm", "heuristic"]
 
@@ -16,7 +19,11 @@ class Seating(BaseModel):
     default: PlayerKind = Field("random", description="Kind of every seat not listed in `seats`.")
     seats: dict[str, PlayerKind] = Field({}, description="Per-seat kinds, e.g. {'P03': 'human'}.")
     player_seed: int | None = Field(
-        None, description="Seed of random and fallback choices; defaults to the game seed."
+        None,
+        ge=0,
+        le=MAX_SEED,
+        description="Root of the players' own seeds (random and fallback choices); defaults to "
+        "the game seed. Each seat draws from a seed derived from it, never from it directly.",
     )
     decisions: dict[str, ScriptEntry] = Field(
         {}, description="Scripted answers by decision key (scripted seats only)."
@@ -24,10 +31,6 @@ class Seating(BaseModel):
 
     overrides: dict[str, dict[str, ScriptedAnswer]] = Field(
         {}, description="Forced answers by decision key and seat, whatever the seat's kind (forks)."
-    )
-
-    models: PlayerModels | None = Field(
-        None, description="Model configs of LLM seats; None = the embedded local model."
     )
 
     contestants: dict[str, str] = Field(

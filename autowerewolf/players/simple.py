@@ -6,8 +6,12 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
-from autowerewolf.rules.decisions import Action, IllegalAction
+from autowerewolf.rules.decisions import Action, IllegalAction, Option
 from autowerewolf.rules.random_play import random_action
+
+
+def random_answer(request: DecisionRequest) -> Action:
+    return random_action(request.seed, request.key, request.options, request.seat)
 
 
 class RandomPlayer:
@@ -16,7 +20,7 @@ class RandomPlayer:
     kind = "random"
 
     def decide(self, request: DecisionRequest) -> Answer:
-        action = random_action(request.player_seed, request.decision, request.seat)
+        action = random_answer(request)
         return Answer(action=action, record=plain_record(request, self.kind, action))
 
 
@@ -34,22 +38,31 @@ ScriptEntry = Annotated[
 ]
 
 
-def scripted_action(
-    decisions: Mapping[str, ScriptEntry], request: DecisionRequest
-) -> Action | None:
+def scripted_answer(
+    decisions: Mapping[str, ScriptEntry], key: str, seat: str
+) -> ScriptedAnswer | None:
     """The script's answer for this seat and decision, or None where the script is silent."""
-    entry = decisions.get(request.decision.key)
+    entry = decisions.get(key)
     if isinstance(entry, dict):
-        entry = entry.get(request.seat)
+        entry = entry.get(seat)
     if entry is None:
         return None
-    answer = ScriptedAnswer(option=entry) if isinstance(entry, str) else entry
-    if answer.option not in request.options:
+    return ScriptedAnswer(option=entry) if isinstance(entry, str) else entry
+
+
+def scripted_action(
+    decisions: Mapping[str, ScriptEntry], key: str, seat: str, options: tuple[str, ...]
+) -> Action | None:
+    """The script's answer as a legal action, or None where the script is silent."""
+    answer = scripted_answer(decisions, key, seat)
+    if answer is None:
+        return None
+    if answer.option not in options:
         raise IllegalAction(
-            f"script answer {answer.option!r} for {request.seat} at {request.decision.key} "
-            f"is not legal (legal: {', '.join(request.options)})"
+            f"script answer {answer.option!r} for {seat} at {key} "
+            f"is not legal (legal: {', '.join(options)})"
         )
-    text = answer.text or (f"{request.seat} speaks." if answer.option == "speak" else "")
+    text = answer.text or (f"{seat} speaks." if answer.option == Option.SPEAK else "")
     return Action(option=answer.option, text=text)
 
 
@@ -62,8 +75,17 @@ class ScriptedPlayer:
         self.decisions = decisions
 
     def decide(self, request: DecisionRequest) -> Answer:
-        action = scripted_action(self.decisions, request)
+        try:
+            action = scripted_action(self.decisions, request.key, request.seat, request.options)
+        except IllegalAction as err:
+            # Checked before the game starts where the game is predictable; otherwise (a
+            # script beside LLM or human seats) the game goes on, and the record says why.
+            action = random_answer(request)
+            record = plain_record(
+                request, self.kind, action, valid=False, fallback=True, error=str(err)
+            )
+            return Answer(action=action, record=record)
         if action is None:
-            action = random_action(request.player_seed, request.decision, request.seat)
+            action = random_answer(request)
             return Answer(action=action, record=plain_record(request, "random", action))
         return Answer(action=action, record=plain_record(request, self.kind, action))

@@ -62,7 +62,7 @@ def test_llm_contestant_override_lands_on_its_seats_only() -> None:
         }
     )
     game = plan(cfg)[0]
-    models = game.seating.models
+    models = game.models
     assert models is not None
     for seat, name in game.seating.contestants.items():
         assert (seat in models.seats) == (name == "cool")

@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
-from graph_helpers import new_games, start_random
 
 from autowerewolf.runner import Games
+from tests.graph.graph_helpers import new_games, start_random
 
 SEED = 1
 # A random player that thinks for a few milliseconds per decision, so that the game

@@ -6,14 +6,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from graph_helpers import cli, new_games, of_kind, start_random
 
 from autowerewolf.rules.config import GameSetup
-from autowerewolf.rules.engine import apply, is_terminal, new_game
+from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_decision
 from autowerewolf.rules.events import EventKind
-from autowerewolf.rules.legal import pending_decision
 from autowerewolf.rules.random_play import random_answers
 from autowerewolf.runner import GameError, GameRecord, Games
+from tests.graph.graph_helpers import cli, new_games, of_kind, start_random
 
 SEED = 108  # a short 12-A game (40 steps) with a Day-1 exile vote at step 32
 EXILE_KEY = "d1:exile_vote:r1"

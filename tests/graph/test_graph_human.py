@@ -3,13 +3,15 @@
 from pathlib import Path
 
 import pytest
-from graph_helpers import assert_user_error, cli, first_option_answers, flat, new_games
+from langgraph.types import Command
 
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
-from autowerewolf.rules.legal import pending_decision
+from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.random_play import play_random_game, random_action
+from autowerewolf.rules.rng import seat_seed
 from autowerewolf.runner import GameError, Games
+from tests.graph.graph_helpers import assert_user_error, cli, first_option_answers, flat, new_games
 
 SETUP = GameSetup(board="12-A", seed=13)  # P03 is asked only a handful of times
 HUMAN = Seating(seats={"P03": "human"})
@@ -25,18 +27,30 @@ def test_human_seat_waits_is_reasked_and_finishes(db: Path) -> None:
     assert prompt["seat"] == "P03" and prompt["role"] == record.game.seat("P03").role.value
     assert prompt["options"] == list(pending_decision(record.game).options["P03"])
     assert prompt["transcript"] and all(isinstance(line, str) for line in prompt["transcript"])
-    roles_told = [line for line in prompt["transcript"] if "your role is" in line]
-    assert roles_told and all("P03, your role is" in line for line in roles_told)
+    roles_told = [line for line in prompt["transcript"] if "role is" in line]
+    assert len(roles_told) == 1 and "Your role is" in roles_told[0]  # its own, and no other
     key, events_before = pending["key"], len(record.events)
 
     with pytest.raises(GameError, match="waits for human seat"):
         games.resume("h")
-    # An illegal answer is asked again, with the reason; nothing moves on.
-    again = games.resume("h", {"P03": "bogus"})
+    # An illegal answer is refused with the reason before anything runs.
+    with pytest.raises(GameError, match="not legal"):
+        games.resume("h", {"P03": "bogus"})
+    with pytest.raises(GameError, match="not waiting"):
+        games.resume("h", {"P03": "run", "P05": "run"})
+    # Sent straight to the graph (as a LangGraph API client would), it is asked again with
+    # the reason; nothing moves on.
+    games.graph.invoke(
+        Command(resume={"P03": "bogus"}), games.run_config("h"), context=games.context
+    )
+    again = games.load("h")
     assert again.status == "waiting" and again.interrupts[-1]["key"] == key
     assert "not legal" in again.interrupts[-1]["errors"]["P03"]
     assert len(again.events) == events_before and again.game.ply == record.game.ply
-    again = games.resume("h", {"P03": {"text": "no option"}})
+    games.graph.invoke(
+        Command(resume={"P03": {"text": "no option"}}), games.run_config("h"), context=games.context
+    )
+    again = games.load("h")
     assert "option" in again.interrupts[-1]["errors"]["P03"]
 
     asked, record = [], again
@@ -62,7 +76,9 @@ def test_human_answering_like_random_plays_the_random_game(games: Games) -> None
     rounds = 0
     while record.status == "waiting":
         decision = pending_decision(record.game)
-        action = random_action(SETUP.seed, decision, "P03")
+        assert decision is not None
+        options = decision.options["P03"]
+        action = random_action(seat_seed(SETUP.seed, "P03"), decision.key, options, "P03")
         record = games.resume(
             "like-random", {"P03": {"option": action.option, "text": action.text}}
         )
@@ -82,15 +98,20 @@ def test_cli_human_seat_resumed_with_answers(tmp_path: Path) -> None:
     assert "waits for human seat(s) P03" in flat(result.stdout)
 
     assert_user_error(cli("resume", "hc", "--db", db), "waits for human seat(s) P03")
-    # An illegal answer: the game still waits, and says why.
-    result = cli("resume", "hc", "--answer", "P03=P99", "--db", db)
-    assert result.exit_code == 0 and "waits for human seat(s) P03" in flat(result.stdout)
+    # An illegal answer, or one for a seat that is not waiting: refused, the game unchanged.
+    games = Games(db)
+    try:
+        before = games.load("hc")
+    finally:
+        games.close()
+    assert_user_error(cli("resume", "hc", "--answer", "P03=P99", "--db", db), "not legal")
+    assert_user_error(cli("resume", "hc", "--answer", "P04=P01", "--db", db), "not waiting")
     games = Games(db)
     try:
         record = games.load("hc")
     finally:
         games.close()
-    assert "not legal" in record.interrupts[-1]["errors"]["P03"]
+    assert record.game == before.game and record.interrupts == before.interrupts
 
     for _ in range(30):
         option = record.interrupts[-1]["seats"]["P03"]["options"][0]

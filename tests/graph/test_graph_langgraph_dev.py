@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from graph_helpers import REPO
 
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.random_play import play_random_game
+from tests.graph.graph_helpers import REPO
 
 pytest.importorskip("langgraph_cli", reason="the `langgraph` CLI (langgraph-cli) is not installed")
 pytest.importorskip(

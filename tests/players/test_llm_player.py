@@ -9,21 +9,23 @@ from pydantic import BaseModel
 
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
-from autowerewolf.players.llm.fake_model import FakeChatModel, legal_json
+from autowerewolf.players.base import Player
+from autowerewolf.players.factory import basic_player
 from autowerewolf.players.llm.player import LLMPlayer
-from autowerewolf.players.seating import Seating
-from autowerewolf.players.table import basic_player
+from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.rules.config import GameSetup, make_config
 from autowerewolf.rules.random_play import play_random_game
+from autowerewolf.rules.views import SeatView
+from tests.fakes.chat import FakeChatModel, legal_json
 
 Responder = Callable[[list[BaseMessage], type[BaseModel]], str]
 
 
 def play_llm_game(fake: FakeChatModel, seed: int = 3, board: str = "12-A") -> dict:
-    def factory(seat, kind, seating, game):  # type: ignore[no-untyped-def]
+    def factory(seat: str, kind: PlayerKind, seating: Seating, view: SeatView) -> Player:
         if kind == "llm":
-            return LLMPlayer(fake, "fake", game.config)
-        return basic_player(seat, kind, seating, game)
+            return LLMPlayer(fake, "fake")
+        return basic_player(seat, kind, seating, view)
 
     graph = build_graph().compile()
     return graph.invoke(
@@ -128,16 +130,16 @@ def test_no_prompt_leaks_hidden_information(board: str) -> None:
                 if other.id == me:
                     continue
                 teammate = mine.is_wolf and other.is_wolf
-                assert f"{other.id}, your role is" not in prompt
+                assert f"{other.id}'s role is" not in prompt
                 assert f"SECRET-{other.id}-" not in prompt
                 if not teammate:
                     assert f"{other.id}={other.role.value}" not in prompt
             if not mine.is_wolf:
                 assert "[wolves]" not in prompt and "The werewolves are" not in prompt
             if mine.role.value != "seer":
-                assert "[seer]" not in prompt
+                assert "[seer" not in prompt
             if mine.role.value != "witch":
-                assert "[witch]" not in prompt
+                assert "[witch" not in prompt
             if mine.role.value != "guard":
-                assert "[guard]" not in prompt
+                assert "[guard" not in prompt
             assert "(moderator)" not in prompt

@@ -8,6 +8,7 @@ from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
 from autowerewolf.narration import LLMNarrator, TemplateNarrator
 from autowerewolf.players.llm.memory import SeatMemory
+from autowerewolf.prompts.player import memory_text
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup, make_config
 from autowerewolf.rules.engine import new_game
@@ -35,7 +36,7 @@ def test_narrators_only_receive_public_events() -> None:
     assert narrator.narrate(events) == "The village wakes."
     template = TemplateNarrator().narrate(events) or ""
     for text in (chat.seen[0], template):
-        assert "your role is" not in text
+        assert "role is" not in text
         assert "[seer]" not in text and "[wolves]" not in text and "[witch]" not in text
         assert "(moderator)" not in text and "Roles:" not in text
 
@@ -68,11 +69,11 @@ def test_heuristic_good_side_beats_random_good_side() -> None:
 def test_memory_prompt_stays_bounded_in_a_long_game() -> None:
     """However long the game, verbatim log plus digest stay within a fixed size."""
     state, events = play_random_game(make_config(seed=11, max_days=30))
-    memory = SeatMemory(budget_chars=2000)
+    memory = SeatMemory(reader="P01", budget_chars=2000)
     sizes = []
     for cut in range(50, len(events) + 1, 25):
         memory.update(seat_view(state, events[:cut], "P01"))
-        sizes.append(len(memory.transcript()))
+        sizes.append(len(memory_text(memory.digest, [line for _, line in memory.recent])))
     recent = sum(len(line) + 1 for _, line in memory.recent)
     assert recent <= 2000 + 400
     assert max(sizes) < 2000 + 4000

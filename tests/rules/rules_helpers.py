@@ -15,9 +15,9 @@ from autowerewolf.rules.config import make_config
 from autowerewolf.rules.decisions import Action, PendingDecision
 from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_decision
 from autowerewolf.rules.events import Audience, Event, EventKind
+from autowerewolf.rules.night import enter_night_step
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.state import Cause, GameState, Step
-from autowerewolf.rules.transitions import enter_night_step
 
 LETTERS = {
     "W": Role.WEREWOLF,
@@ -78,7 +78,7 @@ class Game:
 
     # --- reading -------------------------------------------------------------------
     @property
-    def step(self) -> Step:
+    def step(self) -> str:
         return self.state.step
 
     @property
@@ -108,7 +108,7 @@ class Game:
 
     def prekill(self, *seats: str) -> Game:
         """Scenario set-up at the start of a night: these seats are already dead (day 0)."""
-        assert self.step is Step.WOLVES and not self.state.night.wolf_proposals
+        assert self.step == Step.WOLVES and not self.state.night.wolf_proposals
         state = self.state
         for s in seats:
             state = state.replace_seat(s, alive=False, death_day=0, death_cause=Cause.EXILE)
@@ -166,13 +166,13 @@ class Game:
             pending = self.pending
             assert pending is not None
             (who,) = pending.options
-            if self.step is Step.WOLVES:
+            if self.step == Step.WOLVES:
                 pick = (proposals or {}).get(who, kill or "none")
-            elif self.step is Step.SEER:
+            elif self.step == Step.SEER:
                 pick = seer or pending.options[who][0]
-            elif self.step is Step.WITCH_CURE:
+            elif self.step == Step.WITCH_CURE:
                 pick = "save" if save else "none"
-            elif self.step is Step.WITCH_POISON:
+            elif self.step == Step.WITCH_POISON:
                 pick = poison or "none"
             else:
                 pick = guard or "none"
@@ -181,12 +181,12 @@ class Game:
 
     def no_election(self) -> Game:
         """Everybody passes at sign-up: badge lost."""
-        assert self.step is Step.ELECTION_SIGNUP
+        assert self.step == Step.ELECTION_SIGNUP
         return self.answer()
 
     def elect(self, sheriff: str) -> Game:
         """Only `sheriff` runs: elected unopposed."""
-        assert self.step is Step.ELECTION_SIGNUP
+        assert self.step == Step.ELECTION_SIGNUP
         return self.answer({sheriff: "run"})
 
     def speak_all(self, explode: str | None = None) -> Game:
@@ -205,7 +205,7 @@ class Game:
     def to_vote(self) -> Game:
         """Speak through the discussion (and any last words) to the exile vote."""
         self.speak_all()
-        assert self.step is Step.EXILE_VOTE, self.step
+        assert self.step == Step.EXILE_VOTE, self.step
         return self
 
     def exile_by(self, target: str, voters: Iterable[str]) -> Game:

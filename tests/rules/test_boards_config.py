@@ -3,7 +3,6 @@
 from collections import Counter
 
 import pytest
-from rules_helpers import Game
 
 from autowerewolf.rules.config import BOARDS, ConfigError, make_config
 from autowerewolf.rules.engine import new_game
@@ -12,6 +11,7 @@ from autowerewolf.rules.random_play import play_random_game
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.state import BadgeStatus, Step
 from autowerewolf.rules.variants import WinMode
+from tests.rules.rules_helpers import Game
 
 
 def counts(board: str) -> Counter:
@@ -102,7 +102,7 @@ def test_rules_1_custom_role_list_is_validated_and_accepted():
     assert config.board == "custom"
     assert Counter(config.roles) == Counter({Role.WEREWOLF: 1, Role.VILLAGER: 2, Role.SEER: 1})
     state, _ = play_random_game(config)
-    assert state.step is Step.GAME_OVER
+    assert state.step == Step.GAME_OVER
 
 
 @pytest.mark.parametrize(
@@ -194,12 +194,12 @@ def test_rules_1_wolves_know_each_other_nobody_else_knows_anything():
 def test_rules_1_game_opens_with_night_1():
     """RULES §1: the game opens with Night 1 (wolves first); Night N precedes Day N."""
     g = Game()
-    assert g.state.day == 1 and g.step is Step.WOLVES
+    assert g.state.day == 1 and g.step == Step.WOLVES
     assert g.of(EventKind.NIGHT_START)[0].day == 1
     g.night("P05").no_election()
     assert g.state.day == 1
     g.speak_all().vote()
-    assert g.state.day == 2 and g.step is Step.WOLVES
+    assert g.state.day == 2 and g.step == Step.WOLVES
 
 
 def test_rules_1_roles_stay_hidden_on_death_by_default():

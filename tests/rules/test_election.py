@@ -1,11 +1,11 @@
 """RULES §3: the Day-1 sheriff election."""
 
 import pytest
-from rules_helpers import Game
 
 from autowerewolf.rules.decisions import Action, IllegalAction
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.state import BadgeStatus, Step
+from tests.rules.rules_helpers import Game
 
 ALL = [f"P{i:02d}" for i in range(1, 13)]
 
@@ -17,21 +17,21 @@ def sheriff_events(g: Game) -> list[tuple[str | None, str | None]]:
 def campaign(g: Game, runners: list[str]) -> Game:
     """Sign-up with `runners`, then every campaign speech."""
     g.answer({r: "run" for r in runners})
-    assert g.step is Step.ELECTION_SPEECH
+    assert g.step == Step.ELECTION_SPEECH
     speakers = []
-    while g.step is Step.ELECTION_SPEECH:
+    while g.step == Step.ELECTION_SPEECH:
         (who,) = g.pending.options
         speakers.append(who)
         g.answer({who: "speak"})
     assert sorted(speakers) == sorted(runners)
-    assert g.step is Step.ELECTION_WITHDRAW
+    assert g.step == Step.ELECTION_WITHDRAW
     return g
 
 
 def test_rules_3_no_election_without_sheriff():
     """RULES §3: sheriff off (8-arena) -> no election, no badge; straight to announcements."""
     g = Game("8-arena").night("P03")
-    assert g.step is Step.LAST_WORDS  # Night-1 death announced, no election
+    assert g.step == Step.LAST_WORDS  # Night-1 death announced, no election
     assert g.state.badge is BadgeStatus.DISABLED and not g.of(EventKind.SHERIFF)
 
 
@@ -39,7 +39,7 @@ def test_rules_3_election_before_deaths_announced_dead_can_run_and_vote():
     """RULES §3: the election happens before Night-1 deaths are announced, so the night's
     dead still run, speak and vote."""
     g = Game().night("P05", poison="P06")
-    assert g.step is Step.ELECTION_SIGNUP
+    assert g.step == Step.ELECTION_SIGNUP
     assert not g.of(EventKind.DEATHS_ANNOUNCED)
     assert "P05" in g.pending.options and "P06" in g.pending.options
     campaign(g, ["P05", "P07"])
@@ -50,7 +50,7 @@ def test_rules_3_election_before_deaths_announced_dead_can_run_and_vote():
     # then the deaths are announced and the dead sheriff handles the badge
     (ann,) = g.of(EventKind.DEATHS_ANNOUNCED)
     assert ann.targets == ("P05", "P06")
-    assert g.step is Step.BADGE and g.pending.options.keys() == {"P05"}
+    assert g.step == Step.BADGE and g.pending.options.keys() == {"P05"}
 
 
 def test_rules_3_zero_candidates_badge_lost():
@@ -65,7 +65,7 @@ def test_rules_3_all_players_run_badge_lost():
     g = Game().night("P05")
     g.answer({s: "run" for s in ALL})
     assert g.state.badge is BadgeStatus.LOST
-    assert g.step is Step.LAST_WORDS  # announcements follow
+    assert g.step == Step.LAST_WORDS  # announcements follow
 
 
 def test_rules_3_one_candidate_elected():
@@ -112,7 +112,7 @@ def test_rules_3_only_never_signed_up_vote_candidates_and_withdrawn_do_not():
     """RULES §3: only players who never signed up vote; withdrawn candidates cannot vote."""
     g = campaign(Game().night("P05"), ["P05", "P07", "P09"])
     g.answer(P05="withdraw")
-    assert g.step is Step.ELECTION_VOTE
+    assert g.step == Step.ELECTION_VOTE
     voters = set(g.pending.options)
     assert voters == set(ALL) - {"P05", "P07", "P09"}
     assert all(set(o) == {"P07", "P09", "abstain"} for o in g.pending.options.values())
@@ -145,14 +145,14 @@ def test_rules_3_tie_pk_then_second_tie_badge_lost():
     g.answer()
     first_voters = set(g.pending.options)
     g.vote(P01="P07", P02="P08", P03="P09")
-    assert g.step is Step.ELECTION_PK_SPEECH
+    assert g.step == Step.ELECTION_PK_SPEECH
     pk = []
-    while g.step is Step.ELECTION_PK_SPEECH:
+    while g.step == Step.ELECTION_PK_SPEECH:
         (who,) = g.pending.options
         pk.append(who)
         g.answer({who: "speak"})
     assert sorted(pk) == ["P07", "P08", "P09"]
-    assert g.step is Step.ELECTION_WITHDRAW  # withdrawal still possible
+    assert g.step == Step.ELECTION_WITHDRAW  # withdrawal still possible
     g.answer()
     assert set(g.pending.options) == first_voters
     g.vote(P01="P07", P02="P08")
@@ -164,7 +164,7 @@ def test_rules_3_tie_pk_only_tied_then_winner():
     """RULES §3: only the tied go to the PK; the revote is among them."""
     g = campaign(Game().night("P05"), ["P07", "P08", "P09"])
     g.answer().vote(P01="P07", P02="P08", P03="P09", P04="P09", P06="P08")
-    assert g.step is Step.ELECTION_PK_SPEECH
+    assert g.step == Step.ELECTION_PK_SPEECH
     g.speak_all()
     g.answer()
     assert all(set(o) == {"P08", "P09", "abstain"} for o in g.pending.options.values())
@@ -177,7 +177,7 @@ def test_rules_3_pk_withdrawal_down_to_one_elects():
     g = campaign(Game().night("P05"), ["P07", "P08"])
     g.answer().vote(P01="P07", P02="P08")
     g.speak_all()
-    assert g.step is Step.ELECTION_WITHDRAW
+    assert g.step == Step.ELECTION_WITHDRAW
     g.answer(P07="withdraw")
     assert g.state.sheriff == "P08"
 
@@ -192,9 +192,9 @@ def test_rules_3_explosion_at_signup_single_badge_lost():
     (boom,) = g.of(EventKind.SELF_EXPLOSION)
     assert boom.actor == "P01" and boom.value == "werewolf"
     assert g.of(EventKind.DEATHS_ANNOUNCED)[0].targets == ("P05",)
-    assert g.step is Step.LAST_WORDS  # Night-1 last words still happen
+    assert g.step == Step.LAST_WORDS  # Night-1 last words still happen
     g.speak_all()
-    assert g.step is Step.WOLVES and g.state.day == 2
+    assert g.step == Step.WOLVES and g.state.day == 2
     assert not g.of(EventKind.BALLOT)
 
 
@@ -224,7 +224,7 @@ def test_rules_3_explosion_in_pk_speech():
     """RULES §3/§6: a wolf may explode in his own election PK speech."""
     g = campaign(Game().night("P05"), ["P02", "P07"])
     g.answer().vote(P01="P02", P05="P07")
-    assert g.step is Step.ELECTION_PK_SPEECH
+    assert g.step == Step.ELECTION_PK_SPEECH
     while g.pending.options.keys() != {"P02"}:
         g.answer()
     g.answer(P02="explode")
@@ -264,13 +264,13 @@ def test_rules_3_double_swallow_postpones_to_day_2_with_same_candidates():
     assert g.state.badge is BadgeStatus.UNDECIDED
     assert ("postponed", None) in sheriff_events(g)
     g.speak_all()  # Night-1 last words
-    assert g.step is Step.WOLVES and g.state.day == 2
+    assert g.step == Step.WOLVES and g.state.day == 2
     g.night("P06")
     # Day 2: the election resumes before Night-2 deaths are announced, no new sign-up,
     # with the same candidates (the Night-2 dead P06 still counts).
-    assert g.step is Step.ELECTION_SPEECH
+    assert g.step == Step.ELECTION_SPEECH
     speakers = []
-    while g.step is Step.ELECTION_SPEECH:
+    while g.step == Step.ELECTION_SPEECH:
         (who,) = g.pending.options
         speakers.append(who)
         g.answer({who: "speak"})
@@ -289,13 +289,13 @@ def test_rules_3_double_swallow_second_explosion_loses_badge():
     g.answer(P04="explode")
     g.speak_all()
     g.night(None)
-    assert g.step is Step.ELECTION_SPEECH
+    assert g.step == Step.ELECTION_SPEECH
     while g.pending.options.keys() != {"P02"}:
         g.answer()
     g.answer(P02="explode")
     assert g.state.badge is BadgeStatus.LOST
     assert [v for v, _ in sheriff_events(g)] == ["postponed", "lost"]
-    assert g.step is Step.WOLVES and g.state.day == 3  # day 2 cancelled too
+    assert g.step == Step.WOLVES and g.state.day == 3  # day 2 cancelled too
 
 
 def test_rules_3_after_election_announce_chain_direction_discussion():
@@ -304,10 +304,10 @@ def test_rules_3_after_election_announce_chain_direction_discussion():
     g = Game().night("P11").elect("P07")  # hunter bitten on night 1
     kinds = [e.kind for e in g.events[-2:]]
     assert kinds == [EventKind.SHERIFF, EventKind.DEATHS_ANNOUNCED]
-    assert g.step is Step.HUNTER_SHOT
+    assert g.step == Step.HUNTER_SHOT
     g.answer(P11="P01")
-    assert g.step is Step.LAST_WORDS and g.pending.options.keys() == {"P11"}
+    assert g.step == Step.LAST_WORDS and g.pending.options.keys() == {"P11"}
     g.answer(P11="speak")
-    assert g.step is Step.SHERIFF_DIRECTION
+    assert g.step == Step.SHERIFF_DIRECTION
     g.answer(P07="clockwise")
-    assert g.step is Step.DISCUSSION
+    assert g.step == Step.DISCUSSION

@@ -2,20 +2,20 @@
 (RULES §2-§8 are only reachable through legal answers), and the leak checker itself."""
 
 import pytest
-from rules_helpers import Game, leaks
 
 from autowerewolf.rules.decisions import Action, IllegalAction
 from autowerewolf.rules.engine import apply, new_game, pending_decision, returns
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.state import BadgeStatus, Step
 from autowerewolf.rules.views import SeatView, seat_view
+from tests.rules.rules_helpers import Game, leaks
 
 
 def test_rules_illegal_option_raises_and_names_it():
     """RULES §2: an illegal answer (dead target, self-check) raises IllegalAction."""
     g = Game().night("P05").no_election().speak_all().vote()
     g.answer(P01="P06").answer(P02="P06").answer(P03="P06").answer(P04="P06")
-    assert g.step is Step.SEER
+    assert g.step == Step.SEER
     with pytest.raises(IllegalAction, match="P09 chose 'P05'"):
         apply(g.state, {"P09": Action(option="P05")})  # dead
     with pytest.raises(IllegalAction, match="P09 chose 'P09'"):
@@ -62,11 +62,11 @@ def test_rules_answers_to_an_automatic_step_raise():
     state, _ = apply(state, {"P10": Action(option="none")})
     state, _ = apply(state, {"P10": Action(option="none")})
     state, _ = apply(state, {"P12": Action(option="none")})
-    assert state.step is Step.DAWN and pending_decision(state) is None
+    assert state.step == Step.DAWN and pending_decision(state) is None
     with pytest.raises(IllegalAction, match="unexpected"):
         apply(state, {"P01": Action(option="speak")})
     state, events = apply(state, {})
-    assert state.step is Step.ELECTION_SIGNUP
+    assert state.step == Step.ELECTION_SIGNUP
     assert any(e.kind is EventKind.DAY_START for e in events)
 
 
@@ -118,20 +118,20 @@ def test_rules_3_dead_wolf_explosion_in_election_no_last_words():
     assert g.state.badge is BadgeStatus.LOST
     assert g.of(EventKind.DEATHS_ANNOUNCED)[0].targets == ("P01", "P11")
     seen = []
-    while g.step is Step.LAST_WORDS:
+    while g.step == Step.LAST_WORDS:
         (who,) = g.pending.options
         seen.append(who)
         g.answer()
     assert seen == ["P11"]
-    assert g.step is Step.WOLVES
+    assert g.step == Step.WOLVES
 
 
 def test_rules_6_explosion_during_election_pending_hunter_shot_still_happens():
     """RULES §6: after an explosion, pending announcements and their chain (Hunter shot,
     last words) still happen; then night falls."""
     g = Game().night("P11").answer(P02="explode")
-    assert g.step is Step.HUNTER_SHOT
+    assert g.step == Step.HUNTER_SHOT
     g.answer(P11="P03")
     assert not g.alive("P03")
     g.speak_all()
-    assert g.step is Step.WOLVES and g.state.day == 2
+    assert g.step == Step.WOLVES and g.state.day == 2

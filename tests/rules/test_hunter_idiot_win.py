@@ -1,12 +1,12 @@
 """RULES §7 (Hunter, Idiot, death chain) and §8 (winning)."""
 
 import pytest
-from rules_helpers import Game
 
-from autowerewolf.rules.engine import is_terminal, returns, winner
+from autowerewolf.rules.engine import is_terminal, returns
 from autowerewolf.rules.events import Audience, EventKind
 from autowerewolf.rules.roles import Camp, Role
 from autowerewolf.rules.state import BadgeStatus, Step
+from tests.rules.rules_helpers import Game
 
 # 12-A layout: P01-P04 wolves, P05-P08 villagers, P09 seer, P10 witch, P11 hunter, P12 guard.
 # 12-B layout: same, with P12 the Idiot.
@@ -31,7 +31,7 @@ def decisions(g: Game, until_step: Step = Step.DISCUSSION, **picks: str) -> list
 def test_rules_7_hunter_killed_by_wolves_shoots_and_is_revealed():
     """RULES §7: Hunter killed by wolves shoots; the shot kills at once and reveals him."""
     g = Game().night("P11").no_election()
-    assert g.step is Step.HUNTER_SHOT and set(g.pending.options) == {"P11"}
+    assert g.step == Step.HUNTER_SHOT and set(g.pending.options) == {"P11"}
     opts = g.options("P11")
     assert "P11" not in opts and "none" in opts and "P01" in opts
     g.answer(P11="P01")
@@ -44,14 +44,14 @@ def test_rules_7_hunter_killed_by_wolves_shoots_and_is_revealed():
 def test_rules_7_guarded_and_saved_hunter_dies_and_shoots():
     """RULES §7: a Hunter killed through guard+save ([D]) still shoots."""
     g = Game().night("P11", save=True, guard="P11").no_election()
-    assert not g.alive("P11") and g.step is Step.HUNTER_SHOT
+    assert not g.alive("P11") and g.step == Step.HUNTER_SHOT
 
 
 def test_rules_7_poisoned_hunter_cannot_shoot():
     """RULES §2/§7 [D]: a poisoned Hunter cannot shoot."""
     g = Game().night(None, poison="P11").no_election()
     assert not g.alive("P11")
-    assert g.step is Step.LAST_WORDS  # straight to Night-1 last words
+    assert g.step == Step.LAST_WORDS  # straight to Night-1 last words
     decisions(g)
     assert not g.of(EventKind.HUNTER_SHOT)
 
@@ -60,7 +60,7 @@ def test_rules_7_poisoned_hunter_shoots_with_variant():
     """RULES §7 [V] hunter_can_shoot_if_poisoned."""
     g = Game(variants={"hunter_can_shoot_if_poisoned": True}).night(None, poison="P11")
     g.no_election()
-    assert g.step is Step.HUNTER_SHOT
+    assert g.step == Step.HUNTER_SHOT
 
 
 def test_rules_7_exiled_hunter_shoots_then_last_words():
@@ -95,7 +95,7 @@ def test_rules_7_hunter_shoots_sheriff_who_tears_badge():
     g = Game().night("P11").elect("P07")
     decisions(g, Step.DISCUSSION, P11="P07", P07="tear")
     assert g.state.badge is BadgeStatus.LOST and g.state.sheriff is None
-    assert g.step is Step.DISCUSSION
+    assert g.step == Step.DISCUSSION
 
 
 def test_rules_7_chain_order_exiled_hunter_sheriff():
@@ -126,7 +126,7 @@ def test_rules_7_game_ends_at_once_hunter_last_words_skipped():
     skipped."""
     g = Game().prekill("P02", "P03", "P04").night("P11").no_election()
     g.answer(P11="P01")
-    assert g.over and winner(g.state) is Camp.GOOD
+    assert g.over and g.state.winner is Camp.GOOD
     assert g.speeches("last_words") == []
 
 
@@ -179,7 +179,7 @@ def test_rules_7_idiot_exiled_flips_survives_no_last_words_day_ends():
     (flip,) = g.of(EventKind.IDIOT_FLIP)
     assert flip.audience is Audience.PUBLIC and flip.value == Role.IDIOT
     assert g.speeches("last_words") == []
-    assert g.step is Step.WOLVES and g.state.day == 2
+    assert g.step == Step.WOLVES and g.state.day == 2
 
 
 def test_rules_7_flipped_idiot_no_vote_not_exilable_still_speaks():
@@ -212,7 +212,7 @@ def test_rules_8_good_wins_when_every_wolf_dead():
     """RULES §8: good wins when every wolf is dead (checked after an exile)."""
     g = Game().prekill("P02", "P03", "P04").night(None).no_election().to_vote()
     g.exile_by("P01", ["P05"])
-    assert g.over and winner(g.state) is Camp.GOOD
+    assert g.over and g.state.winner is Camp.GOOD
     r = returns(g.state)
     assert r["P01"] == -1.0 and r["P05"] == 1.0
 

@@ -1,10 +1,9 @@
 """RULES §9: what every player may know, checked on seat views (views.seat_view)."""
 
-from rules_helpers import Game, leaks
-
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.roles import Camp, Role
 from autowerewolf.rules.views import seat_view
+from tests.rules.rules_helpers import Game, leaks
 
 SEATS = [f"P{i:02d}" for i in range(1, 13)]
 
@@ -119,7 +118,7 @@ def test_rules_9_options_only_for_the_deciding_seat():
     privately)."""
     g = Game().night(None).answer(P05="run", P06="run")
     g.speak_all()
-    assert g.step.value == "election_withdraw"
+    assert g.step == "election_withdraw"
     assert view(g, "P01").options == ("none", "explode")
     assert view(g, "P07").options == () and view(g, "P07").decision_key is None
     assert view(g, "P05").options == ("stay", "withdraw")

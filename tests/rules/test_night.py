@@ -1,12 +1,12 @@
 """RULES §2: the night (wolves, seer, witch, guard) and its resolution at dawn."""
 
 import pytest
-from rules_helpers import Game
 
 from autowerewolf.rules.decisions import IllegalAction
 from autowerewolf.rules.events import Audience, EventKind
 from autowerewolf.rules.roles import Camp
 from autowerewolf.rules.state import Cause, Step
+from tests.rules.rules_helpers import Game
 
 # Default 12-A layout: P01-P04 wolves, P05-P08 villagers, P09 seer, P10 witch,
 # P11 hunter, P12 guard.
@@ -125,7 +125,7 @@ def test_rules_2_seer_checks_living_other_and_learns_camp():
     # Night 2: the dead P05 and herself are not options; she must check someone.
     g.no_election().speak_all().vote()
     g.answer(P01="P06").answer(P02="P06").answer(P03="P06").answer(P04="P06")
-    assert g.step is Step.SEER
+    assert g.step == Step.SEER
     opts = g.options("P09")
     assert "P09" not in opts and "P05" not in opts and "none" not in opts
 
@@ -181,7 +181,7 @@ def test_rules_2_witch_cure_options_are_save_or_none():
     for w in ("P01", "P02", "P03", "P04"):
         g.answer({w: "P05"})
     g.answer(P09="P01")
-    assert g.step is Step.WITCH_CURE
+    assert g.step == Step.WITCH_CURE
     assert set(g.options("P10")) == {"save", "none"}
     with pytest.raises(IllegalAction):
         g.answer(P10="P05")
@@ -195,7 +195,7 @@ def test_rules_2_witch_self_cure_forbidden_by_default():
     g.answer(P09="P01")
     (info,) = g.of(EventKind.WITCH_INFO)
     assert info.target == "P10"
-    assert g.step is Step.WITCH_POISON  # no cure decision
+    assert g.step == Step.WITCH_POISON  # no cure decision
     g.answer(P10="P01")  # a Witch who is the target still acts
     g.answer(P12="none").no_election()
     assert not g.alive("P10") and not g.alive("P01")
@@ -214,7 +214,7 @@ def test_rules_2_witch_self_cure_night_1_only_variant():
     g2.answer(P09="P01")
     (_, info) = g2.of(EventKind.WITCH_INFO)
     assert info.target == "P10"
-    assert g2.step is Step.WITCH_POISON  # no self-cure on Night 2
+    assert g2.step == Step.WITCH_POISON  # no self-cure on Night 2
 
 
 def test_rules_2_witch_never_both_potions_one_night_by_default():
@@ -223,7 +223,7 @@ def test_rules_2_witch_never_both_potions_one_night_by_default():
     for w in ("P01", "P02", "P03", "P04"):
         g.answer({w: "P05"})
     g.answer(P09="P01").answer(P10="save")
-    assert g.step is Step.GUARD
+    assert g.step == Step.GUARD
 
 
 def test_rules_2_witch_both_potions_variant():
@@ -241,13 +241,13 @@ def test_rules_2_witch_one_cure_one_poison_per_game():
         g.answer({w: "P06"})
     g.answer(P09="P01")
     steps.append(g.step)
-    assert g.step is Step.WITCH_POISON
+    assert g.step == Step.WITCH_POISON
     g.answer(P10="P01").answer(P12="none").speak_all().vote()
     assert not g.alive("P01")
     for w in ("P02", "P03", "P04"):
         g.answer({w: "P07"})
     g.answer(P09="P02")
-    assert g.step is Step.GUARD  # neither potion left
+    assert g.step == Step.GUARD  # neither potion left
 
 
 def test_rules_2_poison_any_living_but_herself():
@@ -256,7 +256,7 @@ def test_rules_2_poison_any_living_but_herself():
     for w in ("P01", "P02", "P03", "P04"):
         g.answer({w: "none"})
     g.answer(P09="P01")
-    assert g.step is Step.WITCH_POISON
+    assert g.step == Step.WITCH_POISON
     opts = g.options("P10")
     assert "P10" not in opts and "none" in opts
     assert set(opts) - {"none"} == {f"P{i:02d}" for i in range(1, 13)} - {"P10"}
@@ -315,14 +315,14 @@ def test_rules_2_guard_self_guard_forbidden_variant():
     for w in ("P01", "P02", "P03", "P04"):
         g.answer({w: "none"})
     g.answer(P09="P01").answer(P10="none")
-    assert g.step is Step.GUARD
+    assert g.step == Step.GUARD
     assert "P12" not in g.options("P12")
     with pytest.raises(IllegalAction):
         g.answer(P12="P12")
 
 
 def goto_guard(g: Game) -> None:
-    while g.step is not Step.GUARD:
+    while g.step != Step.GUARD:
         (who,) = g.pending.options
         g.answer({who: "none" if "none" in g.options(who) else g.options(who)[0]})
 
@@ -373,15 +373,15 @@ def test_rules_2_night_steps_of_dead_roles_are_skipped():
     """RULES §2 (engine design): the night steps of dead roles are skipped."""
     g = Game().night("P09").no_election().speak_all().vote()  # seer dies
     g.answer(P01="P10").answer(P02="P10").answer(P03="P10").answer(P04="P10")
-    assert g.step is Step.WITCH_POISON  # no seer step; no self-cure for the witch
+    assert g.step == Step.WITCH_POISON  # no seer step; no self-cure for the witch
     g.answer(P10="none").answer(P12="none").speak_all().vote()  # witch dies
     for w in ("P01", "P02", "P03", "P04"):
         g.answer({w: "P12"})
-    assert g.step is Step.GUARD
+    assert g.step == Step.GUARD
     g.answer(P12="none").speak_all().vote()
     assert not g.alive("P12")
     for w in ("P01", "P02", "P03", "P04"):
-        g.answer({w: "P05"}) if g.step is Step.WOLVES else None
+        g.answer({w: "P05"}) if g.step == Step.WOLVES else None
     assert g.step not in (Step.SEER, Step.WITCH_CURE, Step.WITCH_POISON, Step.GUARD)
 
 
@@ -389,7 +389,7 @@ def test_rules_2_poisoned_and_bitten_counts_as_poison():
     """RULES §2/§7: a Hunter both bitten and poisoned is poisoned: no shot."""
     g = Game().night("P11", poison="P11").no_election()
     assert g.state.seat("P11").death_cause is Cause.POISON
-    assert g.step is not Step.HUNTER_SHOT
+    assert g.step != Step.HUNTER_SHOT
 
 
 def test_rules_2_idiot_who_dies_at_night_just_dies():

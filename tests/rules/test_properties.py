@@ -4,7 +4,6 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rules_helpers import leaks
 
 from autowerewolf.rules.config import BOARDS, make_config
 from autowerewolf.rules.decisions import Action, Option
@@ -15,6 +14,7 @@ from autowerewolf.rules.roles import Camp, Role, is_god
 from autowerewolf.rules.state import Step
 from autowerewolf.rules.variants import WinMode
 from autowerewolf.rules.views import seat_view
+from tests.rules.rules_helpers import leaks
 
 ELECTION_STEPS = {
     Step.ELECTION_SIGNUP,
@@ -67,7 +67,7 @@ def check_decision(state, decision) -> None:
     """RULES §2-§7: dead players never act; a flipped Idiot never votes; targets live."""
     unannounced = set(state.unannounced)
     step = decision.step
-    if step is Step.ELECTION_SIGNUP:  # the night's dead take part until announced (§3)
+    if step == Step.ELECTION_SIGNUP:  # the night's dead take part until announced (§3)
         assert set(decision.options) == set(state.publicly_alive)
     for seat_id, options in decision.options.items():
         seat = state.seat(seat_id)
@@ -87,7 +87,7 @@ def check_decision(state, decision) -> None:
                 target = state.seat(option)
                 ok = target.alive or (step in ELECTION_STEPS and option in unannounced)
                 assert ok, f"{step}: dead {option} offered to {seat_id}"
-                if step is Step.EXILE_VOTE:
+                if step == Step.EXILE_VOTE:
                     assert not target.idiot_flipped and option != seat_id
 
 

@@ -1,11 +1,11 @@
 """RULES §4 (sheriff), §5 (announcements, last words), §6 (discussion and exile vote)."""
 
 import pytest
-from rules_helpers import Game
 
 from autowerewolf.rules.decisions import Action, IllegalAction
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.state import BadgeStatus, Step
+from tests.rules.rules_helpers import Game
 
 # Default 12-A layout: P01-P04 wolves, P05-P08 villagers, P09 seer, P10 witch,
 # P11 hunter, P12 guard.
@@ -38,16 +38,16 @@ def test_rules_4_sheriff_vote_weight_flag():
     2.0 ties two plain votes -> PK)."""
     g = Game(variants={"sheriff_vote_weight": 2.0}).night(None).elect("P07").to_vote()
     g.vote(P07="P05", P01="P06", P02="P06")
-    assert g.step is Step.EXILE_PK_SPEECH
+    assert g.step == Step.EXILE_PK_SPEECH
 
 
 def test_rules_4_sheriff_weight_applies_in_pk_revote():
     """RULES §4/§6: 1.5 still applies in the PK revote; tied players do not vote."""
     g = Game().night(None).elect("P07").to_vote()
     g.vote(P01="P05", P02="P06")
-    assert g.step is Step.EXILE_PK_SPEECH and g.state.vote.candidates == ("P05", "P06")
+    assert g.step == Step.EXILE_PK_SPEECH and g.state.vote.candidates == ("P05", "P06")
     g.speak_all()
-    assert g.step is Step.EXILE_VOTE
+    assert g.step == Step.EXILE_VOTE
     voters = set(g.pending.options)
     assert "P05" not in voters and "P06" not in voters and "P07" in voters
     assert all(set(o) == {"P05", "P06", "abstain"} for o in g.pending.options.values())
@@ -58,7 +58,7 @@ def test_rules_4_sheriff_weight_applies_in_pk_revote():
 def test_rules_4_sheriff_direction_clockwise_sheriff_last():
     """RULES §4/§6: sheriff picks the direction, everyone speaks once, sheriff last."""
     g = Game().night("P05").elect("P07").answer(P05="speak")  # last words first
-    assert g.step is Step.SHERIFF_DIRECTION and g.pending.options == {
+    assert g.step == Step.SHERIFF_DIRECTION and g.pending.options == {
         "P07": ("clockwise", "counterclockwise")
     }
     g.answer(P07="clockwise")
@@ -79,15 +79,15 @@ def test_rules_4_exiled_sheriff_passes_badge():
     """RULES §4: on the sheriff's death he passes the badge to a living player."""
     g = Game().night("P05").elect("P07").to_vote()
     g.exile_by("P07", ["P01", "P02"])
-    assert g.step is Step.BADGE
+    assert g.step == Step.BADGE
     opts = g.options("P07")
     assert "P07" not in opts and "P05" not in opts and "tear" in opts
     g.answer(P07="P08")
     assert g.state.sheriff == "P08" and g.state.badge is BadgeStatus.HELD
     g.speak_all()  # exile last words
-    assert g.step is Step.WOLVES
+    assert g.step == Step.WOLVES
     g.night(None)
-    assert g.step is Step.SHERIFF_DIRECTION and set(g.pending.options) == {"P08"}
+    assert g.step == Step.SHERIFF_DIRECTION and set(g.pending.options) == {"P08"}
 
 
 def test_rules_4_sheriff_tears_badge():
@@ -96,7 +96,7 @@ def test_rules_4_sheriff_tears_badge():
     g.exile_by("P07", ["P01", "P02"]).answer(P07="tear")
     assert g.state.sheriff is None and g.state.badge is BadgeStatus.LOST
     g.speak_all().night("P09")
-    assert g.step is Step.DISCUSSION
+    assert g.step == Step.DISCUSSION
 
 
 def test_rules_4_night_killed_sheriff_decides_when_announced():
@@ -104,9 +104,9 @@ def test_rules_4_night_killed_sheriff_decides_when_announced():
     g = Game().night(None).elect("P07").to_vote().vote()
     g.night("P07")
     assert g.of(EventKind.DEATHS_ANNOUNCED)[-1].targets == ("P07",)
-    assert g.step is Step.BADGE
+    assert g.step == Step.BADGE
     g.answer(P07="P09")
-    assert g.step is Step.SHERIFF_DIRECTION and "P09" in g.pending.options
+    assert g.step == Step.SHERIFF_DIRECTION and "P09" in g.pending.options
 
 
 # --- §5 Announcements and last words ----------------------------------------------------
@@ -132,7 +132,7 @@ def test_rules_5_peaceful_night():
 def test_rules_5_night_1_last_words_for_every_night_1_death():
     """RULES §5: every Night-1 death speaks last words, any cause, in seat order."""
     g = Game().night("P08", poison="P06").no_election()
-    assert g.step is Step.LAST_WORDS
+    assert g.step == Step.LAST_WORDS
     g.speak_all()
     assert last_words(g) == ["P06", "P08"]
 
@@ -141,7 +141,7 @@ def test_rules_5_no_last_words_for_later_nights():
     """RULES §5: deaths on later nights get no last words."""
     g = Game().night(None).no_election().to_vote().vote()
     g.night("P08", poison="P06")
-    assert g.step is Step.DISCUSSION
+    assert g.step == Step.DISCUSSION
     assert last_words(g) == []
 
 
@@ -149,7 +149,7 @@ def test_rules_5_exiled_player_gets_last_words():
     """RULES §5: every exiled player gets last words."""
     g = Game().night(None).no_election().to_vote()
     g.exile_by("P06", ["P01"])
-    assert g.step is Step.LAST_WORDS and set(g.pending.options) == {"P06"}
+    assert g.step == Step.LAST_WORDS and set(g.pending.options) == {"P06"}
     g.speak_all()
     assert last_words(g) == ["P06"]
 
@@ -159,7 +159,7 @@ def test_rules_5_no_last_words_for_exploded_wolf():
     g = Game().night(None).no_election()
     g.speak_all(explode="P01")
     assert not g.alive("P01") and last_words(g) == []
-    assert g.step is Step.WOLVES
+    assert g.step == Step.WOLVES
 
 
 # --- §6 Discussion and exile vote -------------------------------------------------------
@@ -169,7 +169,7 @@ def test_rules_6_default_order_starts_after_lowest_dead_seat():
     """RULES §6: without a sheriff, speaking starts after the lowest-seat player who died
     last night."""
     g = Game().night("P08", poison="P05").no_election().speak_all()
-    assert g.step is Step.EXILE_VOTE
+    assert g.step == Step.EXILE_VOTE
     order = [e.actor for e in g.of(EventKind.SPEECH) if e.value == "discussion"]
     assert order == ["P06", "P07", "P09", "P10", "P11", "P12", "P01", "P02", "P03", "P04"]
 
@@ -233,16 +233,16 @@ def test_rules_6_all_abstain_nobody_exiled():
     g = Game().night(None).no_election().to_vote().vote()
     (ex,) = g.of(EventKind.EXILE)
     assert ex.value == "nobody" and ex.target is None
-    assert g.step is Step.WOLVES and g.state.day == 2 and len(g.state.living) == 12
+    assert g.step == Step.WOLVES and g.state.day == 2 and len(g.state.living) == 12
 
 
 def test_rules_6_tie_pk_then_second_tie_no_exile():
     """RULES §6: tie -> PK speeches by the tied, revote by the others; second tie -> none."""
     g = Game().night(None).no_election().to_vote()
     g.vote(P01="P05", P02="P06", P03="P07", P04="P07", P08="P06")
-    assert g.step is Step.EXILE_PK_SPEECH
+    assert g.step == Step.EXILE_PK_SPEECH
     pk = []
-    while g.step is Step.EXILE_PK_SPEECH:
+    while g.step == Step.EXILE_PK_SPEECH:
         (who,) = g.pending.options
         pk.append(who)
         g.answer({who: "speak"})
@@ -251,7 +251,7 @@ def test_rules_6_tie_pk_then_second_tie_no_exile():
     g.vote(P01="P06", P02="P07")
     assert all(s.alive for s in g.state.seats)
     assert g.of(EventKind.EXILE)[-1].value == "nobody"
-    assert g.step is Step.WOLVES and g.state.day == 2
+    assert g.step == Step.WOLVES and g.state.day == 2
 
 
 def test_rules_6_pk_revote_exiles_the_leader():
@@ -265,7 +265,7 @@ def test_rules_6_pk_revote_exiles_the_leader():
 def majority_game(board: str = "12-A") -> Game:
     variants = {"exile_needs_majority": True} if board == "12-A" else None
     g = Game(board, variants=variants).night(None)
-    if g.step is Step.ELECTION_SIGNUP:
+    if g.step == Step.ELECTION_SIGNUP:
         g.no_election()
     return g.to_vote()
 
@@ -288,7 +288,7 @@ def test_rules_6_exile_needs_majority_no_majority_no_exile():
     )
     assert all(s.alive for s in g.state.seats)
     assert g.of(EventKind.EXILE)[-1].value == "nobody"
-    assert g.step is Step.WOLVES
+    assert g.step == Step.WOLVES
 
 
 def test_rules_6_exile_needs_majority_majority_exiles():
@@ -322,7 +322,7 @@ def test_rules_6_exile_needs_majority_tie_still_goes_to_pk():
     """RULES §6 [V] exile_needs_majority: a tie is still a tie (PK)."""
     g = majority_game()
     g.vote(P01="P12", P02="P11")
-    assert g.step is Step.EXILE_PK_SPEECH
+    assert g.step == Step.EXILE_PK_SPEECH
 
 
 def test_rules_6_plurality_enough_by_default():
@@ -349,7 +349,7 @@ def test_rules_6_wolf_explodes_in_discussion_day_cancelled():
     start = len(g.events)
     g.speak_all(explode="P02")
     assert not g.alive("P02") and g.state.seat("P02").revealed
-    assert g.step is Step.WOLVES and g.state.day == 2
+    assert g.step == Step.WOLVES and g.state.day == 2
     assert not g.of(EventKind.BALLOT, since=start)
     (boom,) = g.of(EventKind.SELF_EXPLOSION)
     assert boom.value == "werewolf" and boom.actor == "P02"
@@ -372,23 +372,23 @@ def test_rules_6_wolf_explodes_in_exile_pk_speech():
         g.answer()
     g.answer(P01="explode")
     assert not g.alive("P01") and g.alive("P07")
-    assert g.step is Step.WOLVES and g.state.day == 2
+    assert g.step == Step.WOLVES and g.state.day == 2
 
 
 def test_rules_6_exploding_sheriff_passes_badge():
     """RULES §6: a self-exploding sheriff passes or tears the badge."""
     g = Game().night(None).elect("P01").answer(P01="clockwise")
     g.speak_all(explode="P01")
-    assert g.step is Step.BADGE and set(g.pending.options) == {"P01"}
+    assert g.step == Step.BADGE and set(g.pending.options) == {"P01"}
     g.answer(P01="P02")
-    assert g.state.sheriff == "P02" and g.step is Step.WOLVES
+    assert g.state.sheriff == "P02" and g.step == Step.WOLVES
 
 
 def test_rules_6_without_sheriff_plain_one_vote_exile():
     """RULES §3/§6: sheriff off -> plain 1-vote exile."""
     g = Game(variants={"sheriff_enabled": False}).night(None)
-    assert g.step is Step.DISCUSSION
+    assert g.step == Step.DISCUSSION
     g.to_vote()
     g.vote(P01="P05", P02="P06")
-    assert g.step is Step.EXILE_PK_SPEECH
+    assert g.step == Step.EXILE_PK_SPEECH
     assert all(e.weight == 1.0 for e in g.of(EventKind.BALLOT))

@@ -12,15 +12,26 @@ from pydantic import BaseModel
 from autowerewolf.backends.usage import usage_from_message
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
 from autowerewolf.players.llm.memory import SeatMemory
-from autowerewolf.players.llm.schemas import answer_schema
-from autowerewolf.prompts import decision_instruction, system_prompt
-from autowerewolf.rules.config import GameConfig
+from autowerewolf.players.simple import random_answer
+from autowerewolf.prompts.answers import answer_schema
+from autowerewolf.prompts.player import (
+    NO_ANSWER,
+    decision_instruction,
+    decision_message,
+    decision_tail,
+    ledger_text,
+    memory_text,
+    option_labels,
+    reprompt,
+    system_prompt,
+)
 from autowerewolf.rules.decisions import Action
 from autowerewolf.rules.events import EventKind
-from autowerewolf.rules.random_play import random_action
-from autowerewolf.rules.views import SeatView
+from autowerewolf.rules.steps import spec, takes_text
 
 log = logging.getLogger(__name__)
+# What is kept of an unparseable answer, for audits.
+RAW_KEEP_CHARS = 2000
 
 
 class InvalidAnswer(ValueError):
@@ -41,19 +52,21 @@ def _call(chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessa
     structured = chat.with_structured_output(schema, method="json_schema", include_raw=True)
     try:
         result = structured.invoke(messages)
-    except Exception as err:
+    except Exception as err:  # a model call may fail in any way: it becomes a recorded retry
         return CallOutcome(None, "", f"{type(err).__name__}: {err}", 0, 0, 0)
+    assert isinstance(result, dict)
     raw_message = result.get("raw")
     raw = raw_message.content if isinstance(raw_message, AIMessage) else ""
-    usage = usage_from_message(raw_message) if isinstance(raw_message, BaseMessage) else {}
+    usage = usage_from_message(raw_message) if isinstance(raw_message, BaseMessage) else None
     error = result.get("parsing_error")
+    parsed = result.get("parsed")
     return CallOutcome(
-        parsed=result.get("parsed"),
+        parsed=parsed if isinstance(parsed, BaseModel) else None,
         raw=raw if isinstance(raw, str) else str(raw),
         error=f"{error}" if error else None,
-        tokens_in=usage.get("prompt_tokens") or 0,
-        tokens_out=usage.get("completion_tokens") or 0,
-        cached_tokens=usage.get("cached_tokens") or 0,
+        tokens_in=(usage or {}).get("prompt_tokens") or 0,
+        tokens_out=(usage or {}).get("completion_tokens") or 0,
+        cached_tokens=(usage or {}).get("cached_tokens") or 0,
     )
 
 
@@ -61,74 +74,60 @@ def _action(parsed: BaseModel | None, options: tuple[str, ...]) -> Action:
     if parsed is None:
         raise InvalidAnswer("the answer was not valid JSON for the schema")
     choice = getattr(parsed, "choice", None)
-    if choice not in options:
+    if not isinstance(choice, str) or choice not in options:
         raise InvalidAnswer(f"choice {choice!r} is not one of: {', '.join(options)}")
     text = getattr(parsed, "speech", None) or getattr(parsed, "message", None) or ""
     return Action(option=choice, text=text.strip())
 
 
-def option_labels(view: SeatView) -> dict[str, str]:
-    """Names for seat options, marking the player itself and, for a wolf, its teammates."""
-    labels = {}
-    for player in view.players:
-        note = player.name
-        if player.seat == view.seat:
-            note += ", you"
-        elif player.seat in view.teammates:
-            note += ", fellow wolf"
-        labels[player.seat] = note
-    return labels
-
-
 class LLMPlayer:
     kind = "llm"
 
-    def __init__(self, chat: BaseChatModel, model_name: str, config: GameConfig) -> None:
+    def __init__(self, chat: BaseChatModel, model_name: str) -> None:
         self.chat = chat
         self.model_name = model_name
-        self.config = config
-        self.memory = SeatMemory()
+        self.memory: SeatMemory | None = None
         self._system: str | None = None
-
-    def _system_prompt(self, request: DecisionRequest) -> str:
-        if self._system is None:
-            view = request.view
-            self._system = system_prompt(
-                self.config, view.seat, view.name, view.role, view.teammates
-            )
-        return self._system
 
     def decide(self, request: DecisionRequest) -> Answer:
         view = request.view
+        if self.memory is None or self._system is None:
+            self.memory = SeatMemory(reader=view.seat)
+            self._system = system_prompt(view)
         new_lines = self.memory.update(view)
-        step = request.decision.step.value
         attacked = next(
             (e.target for e in reversed(view.events) if e.kind is EventKind.WITCH_INFO), None
         )
-        ledger = self.memory.ledger.render()
-        tail = (
-            (f"Facts you noted:\n{ledger}\n\n" if ledger else "")
-            + f"Now, {view.seat}: "
-            + decision_instruction(step, view.day, view.options, attacked, option_labels(view))
+        ledger = self.memory.ledger
+        noted = ledger_text(
+            [(f.kind, f.seat, f.value, f.day) for f in ledger.facts],
+            [(s, f.value, f.day) for s, f in ledger.claims.items()],
+            ledger.votes,
         )
-        user = f"Game so far:\n{self.memory.transcript()}\n\n{tail}"
+        prompt_key = spec(request.step).prompt or request.step
+        instruction = decision_instruction(
+            prompt_key, view.day, view.options, attacked, option_labels(view)
+        )
+        tail = decision_tail(noted, instruction)
+        memory = memory_text(self.memory.digest, (line for _, line in self.memory.recent))
         messages: list[BaseMessage] = [
-            SystemMessage(self._system_prompt(request)),
-            HumanMessage(user),
+            SystemMessage(self._system),
+            HumanMessage(decision_message(memory, tail)),
         ]
-        schema = answer_schema(step, view.options)
+        schema = answer_schema(takes_text(request.step), view.options)
         started = time.perf_counter()
         tokens_in = tokens_out = cached = retries = 0
         errors: list[str] = []
+        raws: list[str] = []
         action: Action | None = None
         parsed: BaseModel | None = None
-        raw = ""
         for attempt in range(2):
             outcome = _call(self.chat, schema, messages)
             tokens_in += outcome.tokens_in
             tokens_out += outcome.tokens_out
             cached += outcome.cached_tokens
-            raw, parsed = outcome.raw, outcome.parsed
+            raws.append(outcome.raw)
+            parsed = outcome.parsed
             try:
                 if outcome.error and parsed is None:
                     raise InvalidAnswer(outcome.error.splitlines()[0][:300])
@@ -140,21 +139,14 @@ class LLMPlayer:
                     retries = 1
                     # Appended at the end, so the cached prompt prefix is reused.
                     messages += [
-                        AIMessage(raw or "(no answer)"),
-                        HumanMessage(
-                            f"That answer was invalid: {err}. Answer again as JSON with "
-                            f"'choice' one of: {', '.join(view.options)}."
-                        ),
+                        AIMessage(outcome.raw[:RAW_KEEP_CHARS] or NO_ANSWER),
+                        HumanMessage(reprompt(str(err), view.options)),
                     ]
         fallback = action is None
         if action is None:
-            action = random_action(request.player_seed, request.decision, view.seat)
+            action = random_answer(request)
             log.warning(
-                "%s %s: fallback to %s after %s",
-                view.seat,
-                request.decision.key,
-                action.option,
-                errors,
+                "%s %s: fallback to %s after %s", view.seat, request.key, action.option, errors
             )
         record = plain_record(
             request,
@@ -164,7 +156,7 @@ class LLMPlayer:
             reasoning=getattr(parsed, "reasoning", None) if not fallback else None,
             prompt="\n".join(new_lines) + "\n\n" + tail,
             prompt_chars=sum(len(m.content) for m in messages[:2] if isinstance(m.content, str)),
-            raw=raw,
+            raw="\n---\n".join(r[:RAW_KEEP_CHARS] for r in raws if r) or None,
             valid=not fallback,
             retries=retries,
             fallback=fallback,

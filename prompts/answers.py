@@ -1,17 +1,17 @@
 """Answer schemas per decision: the legal options are an enum, free text is length-bounded,
-so a grammar-constrained server can only produce a legal, parseable answer."""
+so a grammar-constrained server can only produce a legal, parseable answer. The model reads
+the field descriptions, so they live here with the other prompts."""
 
 from functools import cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from autowerewolf.rules.steps import TextKind
+
 REASONING_CHARS = 120
 SPEECH_CHARS = 280
 MESSAGE_CHARS = 120
-SPEAKING_STEPS = frozenset(
-    {"election_speech", "election_pk_speech", "discussion", "exile_pk_speech", "last_words"}
-)
 
 
 class AnswerBase(BaseModel):
@@ -23,12 +23,13 @@ class AnswerBase(BaseModel):
 
 
 @cache
-def answer_schema(step: str, options: tuple[str, ...]) -> type[AnswerBase]:
-    """The schema of one decision: `choice` among `options`, plus a speech or wolf message."""
+def answer_schema(text: TextKind | None, options: tuple[str, ...]) -> type[AnswerBase]:
+    """The schema of one decision: `choice` among `options`, plus the step's free text (a
+    speech or a wolf message) if it takes one."""
     fields: dict[str, object] = {
         "choice": (Literal[options], Field(description="One of the legal choices.")),  # type: ignore[valid-type]
     }
-    if step in SPEAKING_STEPS:
+    if text == "speech":
         fields["speech"] = (
             str,
             Field(
@@ -36,10 +37,10 @@ def answer_schema(step: str, options: tuple[str, ...]) -> type[AnswerBase]:
                 description="What you say to the table ('' if you explode).",
             ),
         )
-    if step == "wolves":
+    if text == "message":
         fields["message"] = (
             str,
             Field(max_length=MESSAGE_CHARS, description="Short message to your fellow wolves."),
         )
-    name = "".join(part.title() for part in step.split("_")) + "Answer"
+    name = f"{(text or 'choice').title()}Answer"
     return create_model(name, __base__=AnswerBase, **fields)  # type: ignore[call-overload,no-any-return]

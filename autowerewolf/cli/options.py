@@ -1,0 +1,121 @@
+"""Options shared by several commands, and turning them into a game's setup and seating."""
+
+import os
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import ValidationError
+
+from autowerewolf.backends.config import PlayerModels
+from autowerewolf.errors import SettingsError
+from autowerewolf.gamefile import GameFile, load_game_file
+from autowerewolf.players.factory import load_models
+from autowerewolf.players.seating import PlayerKind, Seating
+from autowerewolf.rules.config import GameSetup
+
+
+class Watch(StrEnum):
+    NONE = "none"
+    PUBLIC = "public"
+    OMNISCIENT = "omniscient"
+
+
+class Narration(StrEnum):
+    TEMPLATE = "template"
+    LLM = "llm"
+    OFF = "off"
+
+
+WatchOption = Annotated[Watch, typer.Option(help="Print raw events live for this audience.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+NarrationOption = Annotated[
+    Narration, typer.Option(help="Live narration of public events (llm: the moderator model).")
+]
+ModelsOption = Annotated[
+    Path | None,
+    typer.Option(help="Model config file (YAML/JSON); default: the embedded local model."),
+]
+ModelOption = Annotated[
+    list[str], typer.Option(help="Model setting override, e.g. default.temperature=0.2.")
+]
+
+
+def parse_pairs(pairs: list[str], what: str) -> dict[str, str]:
+    parsed = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise SettingsError(f"{what} {pair!r} must look like KEY=VALUE")
+        parsed[key.strip()] = value.strip()
+    return parsed
+
+
+def parse_variant_value(raw: str) -> Any:
+    lowered = raw.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for cast in (int, float):
+        try:
+            return cast(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+def models_from(path: Path | None, settings: list[str]) -> PlayerModels:
+    """The LLM seats' models: a file or the embedded default, with settings on top."""
+    return load_models(path, tuple(settings))
+
+
+def _given(value: str | None, flag: str) -> str | None:
+    """A flag's value; an empty one is a mistake, not "use the default"."""
+    if value is not None and not value.strip():
+        raise SettingsError(f"{flag} must not be empty")
+    return value.strip() if value is not None else None
+
+
+def build_game(
+    game_file: Path | None,
+    script: Path | None,
+    board: str | None,
+    seed: int | None,
+    variants: list[str],
+    roles: str | None,
+    players: str | None,
+    seats: list[str],
+) -> tuple[GameSetup, Seating]:
+    """The game the flags and files describe; the one place a game's seed is chosen."""
+    if game_file and script:
+        raise SettingsError("give either --config or --script, not both")
+    source = load_game_file(script or game_file) if (script or game_file) else GameFile()
+    updates: dict[str, Any] = {}
+    if (chosen_board := _given(board, "--board")) is not None:
+        updates["board"] = chosen_board
+    if (role_list := _given(roles, "--roles")) is not None:
+        updates["roles"] = [r.strip() for r in role_list.split(",") if r.strip()]
+    if variants:
+        overrides = {
+            k: parse_variant_value(v) for k, v in parse_pairs(variants, "--variant").items()
+        }
+        updates["variants"] = {**source.variants, **overrides}
+    source = source.model_copy(update=updates)
+    chosen_seed = seed if seed is not None else source.seed
+    if chosen_seed is None:
+        chosen_seed = int.from_bytes(os.urandom(3), "big")
+    default: PlayerKind = "scripted" if script else "llm"
+    seating = source.seating(default)
+    kinds = {**seating.seats, **parse_pairs(seats, "--seat")}
+    kind = _given(players, "--players")
+    try:
+        seating = Seating.model_validate(
+            {**seating.model_dump(), "default": kind or seating.default, "seats": kinds}
+        )
+    except ValidationError as err:
+        first = err.errors()[0]  # a player kind is no secret: name the value
+        where = ".".join(str(p) for p in first["loc"])
+        raise SettingsError(
+            f"bad player kind {first['input']!r} for {where}: {first['msg']}"
+        ) from None
+    return source.setup(chosen_seed), seating

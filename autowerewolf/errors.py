@@ -1,0 +1,47 @@
+"""The project's error vocabulary. Each error's message is one line for the user.
+
+The rules engine keeps its own `ConfigError` (an illegal rule configuration) and
+`IllegalAction` (an answer the rules do not allow): it depends on nothing outside itself.
+"""
+
+from pydantic import ValidationError
+
+from autowerewolf.rules.config import ConfigError, one_line
+from autowerewolf.rules.decisions import IllegalAction
+
+
+class AutoWerewolfError(Exception):
+    """Base of the project's errors: bad input or a state the user can act on."""
+
+
+class SettingsError(AutoWerewolfError):
+    """A settings file or flag (game, script, models, tournament) that cannot be used."""
+
+
+class StoreError(AutoWerewolfError):
+    """A database that cannot be used."""
+
+
+class GameError(AutoWerewolfError):
+    """A request about a saved game that cannot be honoured."""
+
+
+# Everything that is the user's to fix: the command line shows it as one `error:` line.
+USER_ERRORS: tuple[type[Exception], ...] = (AutoWerewolfError, ConfigError, IllegalAction)
+
+
+def settings_error(where: str, err: ValidationError) -> SettingsError:
+    return SettingsError(f"{where}: {one_line(err)}")
+
+
+__all__ = [
+    "USER_ERRORS",
+    "AutoWerewolfError",
+    "ConfigError",
+    "GameError",
+    "IllegalAction",
+    "SettingsError",
+    "StoreError",
+    "one_line",
+    "settings_error",
+]

@@ -1,0 +1,260 @@
+"""Every step of the game, declared once.
+
+A step's entry says what kind of step it is, who decides and among which options, how its
+answers are resolved, where the game may go next, whether it takes a speech or a message,
+and which prompt asks it. The engine (`engine.py`), the graph's nodes and edges, the
+players and the prompts all read this table, so a new step or role is one entry here plus
+its rule functions. The shape follows boardgame.io's phase declarations
+(`{name: {next, onBegin, moves}}`) and OpenSpiel's game-type declaration.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+from autowerewolf.rules import chain, day, night, sheriff, speeches
+from autowerewolf.rules.decisions import Answers, Options
+from autowerewolf.rules.events import Event
+from autowerewolf.rules.state import GameState, Step
+
+Resolver = Callable[[GameState, Answers, list[Event]], GameState]
+OptionsBuilder = Callable[[GameState], Options]
+TextKind = Literal["speech", "message"]
+
+
+class StepKind(StrEnum):
+    NIGHT = "night"  # a night decision: keys n<night>:<step>...
+    DAY = "day"  # a daytime decision: keys d<day>:<step>...
+    CHAIN = "chain"  # a decision inside a death chain (by day)
+    AUTOMATIC = "automatic"  # resolves itself: no one is asked
+    END = "end"  # the game is over
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    kind: StepKind
+    next: tuple[str, ...]  # every step this one may lead to
+    resolve: Resolver | None  # applies the answers (none for automatic steps); None at the end
+    options: OptionsBuilder | None = None  # who decides, among which options; None: no one
+    round_of: Callable[[GameState], int] | None = None  # set: everyone asked at once, by round
+    text: TextKind | None = None  # free text the answer carries
+    prompt: str | None = None  # key of the decision's wording in prompts/decisions.yaml
+    rule: str = ""  # the rulebook section
+
+    @property
+    def simultaneous(self) -> bool:
+        return self.round_of is not None
+
+    @property
+    def decides(self) -> bool:
+        return self.options is not None
+
+
+def automatic(resolve: Callable[[GameState, list[Event]], GameState]) -> Resolver:
+    def resolve_step(state: GameState, _answers: Answers, events: list[Event]) -> GameState:
+        return resolve(state, events)
+
+    resolve_step.__name__ = resolve.__name__
+    return resolve_step
+
+
+_NIGHT_TAIL = (Step.SEER, Step.WITCH_CURE, Step.WITCH_POISON, Step.GUARD, Step.DAWN)
+# After a batch of deaths the chain may run, the day go on, night fall or the game end.
+_AFTER_DEATHS = (
+    Step.HUNTER_SHOT,
+    Step.BADGE,
+    Step.LAST_WORDS,
+    Step.SHERIFF_DIRECTION,
+    Step.DISCUSSION,
+    Step.ANNOUNCE,
+    Step.WOLVES,
+    Step.GAME_OVER,
+)
+_SPEECH_NEXT = (Step.SELF_EXPLOSION,)
+
+STEPS: dict[str, StepSpec] = {
+    Step.WOLVES: StepSpec(
+        StepKind.NIGHT,
+        next=(Step.WOLVES, *_NIGHT_TAIL),
+        options=night.wolves_options,
+        resolve=night.apply_wolves,
+        text="message",
+        prompt="wolves",
+        rule="§2",
+    ),
+    Step.SEER: StepSpec(
+        StepKind.NIGHT,
+        next=_NIGHT_TAIL[1:],
+        options=night.seer_options,
+        resolve=night.apply_seer,
+        prompt="seer",
+        rule="§2",
+    ),
+    Step.WITCH_CURE: StepSpec(
+        StepKind.NIGHT,
+        next=_NIGHT_TAIL[2:],
+        options=night.witch_cure_options,
+        resolve=night.apply_witch_cure,
+        prompt="witch_cure",
+        rule="§2",
+    ),
+    Step.WITCH_POISON: StepSpec(
+        StepKind.NIGHT,
+        next=_NIGHT_TAIL[3:],
+        options=night.witch_poison_options,
+        resolve=night.apply_witch_poison,
+        prompt="witch_poison",
+        rule="§2",
+    ),
+    Step.GUARD: StepSpec(
+        StepKind.NIGHT,
+        next=(Step.DAWN,),
+        options=night.guard_options,
+        resolve=night.apply_guard,
+        prompt="guard",
+        rule="§2",
+    ),
+    Step.DAWN: StepSpec(
+        StepKind.AUTOMATIC,
+        next=(Step.ELECTION_SIGNUP, Step.ELECTION_SPEECH, Step.ANNOUNCE, Step.GAME_OVER),
+        resolve=automatic(night.resolve_dawn),
+        rule="§2",
+    ),
+    Step.ELECTION_SIGNUP: StepSpec(
+        StepKind.DAY,
+        next=(Step.ELECTION_SPEECH, Step.ANNOUNCE, Step.SELF_EXPLOSION),
+        options=sheriff.signup_options,
+        round_of=sheriff.election_round,
+        resolve=sheriff.apply_signup,
+        prompt="election_signup",
+        rule="§3",
+    ),
+    Step.ELECTION_SPEECH: StepSpec(
+        StepKind.DAY,
+        next=(Step.ELECTION_SPEECH, Step.ELECTION_WITHDRAW, *_SPEECH_NEXT),
+        options=speeches.speech_options,
+        resolve=speeches.speech_step("campaign", then=Step.ELECTION_WITHDRAW),
+        text="speech",
+        prompt="election_speech",
+        rule="§3",
+    ),
+    Step.ELECTION_WITHDRAW: StepSpec(
+        StepKind.DAY,
+        next=(Step.ELECTION_VOTE, Step.ANNOUNCE, Step.SELF_EXPLOSION),
+        options=sheriff.withdraw_options,
+        round_of=sheriff.election_round,
+        resolve=sheriff.apply_withdraw,
+        prompt="election_withdraw",
+        rule="§3",
+    ),
+    Step.ELECTION_VOTE: StepSpec(
+        StepKind.DAY,
+        next=(Step.ELECTION_PK_SPEECH, Step.ANNOUNCE),
+        options=sheriff.election_vote_options,
+        round_of=sheriff.election_round,
+        resolve=sheriff.apply_election_vote,
+        prompt="election_vote",
+        rule="§3",
+    ),
+    Step.ELECTION_PK_SPEECH: StepSpec(
+        StepKind.DAY,
+        next=(Step.ELECTION_PK_SPEECH, Step.ELECTION_WITHDRAW, *_SPEECH_NEXT),
+        options=speeches.speech_options,
+        resolve=speeches.speech_step("election_pk", then=Step.ELECTION_WITHDRAW),
+        text="speech",
+        prompt="election_pk_speech",
+        rule="§3",
+    ),
+    Step.ANNOUNCE: StepSpec(
+        StepKind.AUTOMATIC,
+        next=_AFTER_DEATHS,
+        resolve=automatic(day.apply_announce),
+        rule="§5",
+    ),
+    Step.HUNTER_SHOT: StepSpec(
+        StepKind.CHAIN,
+        next=_AFTER_DEATHS,
+        options=chain.hunter_options,
+        resolve=chain.apply_hunter_shot,
+        prompt="hunter_shot",
+        rule="§7",
+    ),
+    Step.BADGE: StepSpec(
+        StepKind.CHAIN,
+        next=_AFTER_DEATHS,
+        options=sheriff.badge_options,
+        resolve=sheriff.apply_badge,
+        prompt="badge",
+        rule="§4",
+    ),
+    Step.LAST_WORDS: StepSpec(
+        StepKind.CHAIN,
+        next=_AFTER_DEATHS,
+        options=chain.last_words_options,
+        resolve=chain.apply_last_words,
+        text="speech",
+        prompt="last_words",
+        rule="§5",
+    ),
+    Step.SHERIFF_DIRECTION: StepSpec(
+        StepKind.DAY,
+        next=(Step.DISCUSSION,),
+        options=sheriff.direction_options,
+        resolve=sheriff.apply_direction,
+        prompt="sheriff_direction",
+        rule="§4",
+    ),
+    Step.DISCUSSION: StepSpec(
+        StepKind.DAY,
+        next=(Step.DISCUSSION, Step.EXILE_VOTE, *_SPEECH_NEXT),
+        options=speeches.speech_options,
+        resolve=speeches.speech_step("discussion", then=Step.EXILE_VOTE),
+        text="speech",
+        prompt="discussion",
+        rule="§6",
+    ),
+    Step.EXILE_VOTE: StepSpec(
+        StepKind.DAY,
+        next=(*_AFTER_DEATHS, Step.EXILE_PK_SPEECH),
+        options=day.exile_vote_options,
+        round_of=day.exile_round,
+        resolve=day.apply_exile_vote,
+        prompt="exile_vote",
+        rule="§6",
+    ),
+    Step.EXILE_PK_SPEECH: StepSpec(
+        StepKind.DAY,
+        next=(Step.EXILE_PK_SPEECH, Step.EXILE_VOTE, *_SPEECH_NEXT),
+        options=speeches.speech_options,
+        resolve=speeches.speech_step("exile_pk", then=Step.EXILE_VOTE),
+        text="speech",
+        prompt="exile_pk_speech",
+        rule="§6",
+    ),
+    Step.SELF_EXPLOSION: StepSpec(
+        StepKind.AUTOMATIC,
+        next=_AFTER_DEATHS,
+        resolve=automatic(speeches.resolve_self_explosion),
+        rule="§6",
+    ),
+    Step.GAME_OVER: StepSpec(StepKind.END, next=(), resolve=None, rule="§8"),
+}
+FIRST_STEP = Step.WOLVES  # the game opens with Night 1 (RULES §1)
+
+
+class UnknownStep(ValueError):
+    pass
+
+
+def spec(step: str) -> StepSpec:
+    try:
+        return STEPS[step]
+    except KeyError:
+        raise UnknownStep(f"no step {step!r} in the step table") from None
+
+
+def takes_text(step: str) -> TextKind | None:
+    """The free text an answer at `step` carries: a speech, a wolf message, or none."""
+    found = STEPS.get(step)
+    return found.text if found is not None else None
