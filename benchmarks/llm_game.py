@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from autowerewolf.backends.local_server import LocalServer
-from autowerewolf.graph.context import GameContext
 from autowerewolf.backends.simulated import SimulatedChatModel
+from autowerewolf.graph.context import GameContext
 from autowerewolf.players.base import Player
 from autowerewolf.players.factory import (
     LOCAL_CONTEXT_TOKENS,

@@ -12,18 +12,26 @@ records. See docs/architecture.md ("Players").
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from autowerewolf.players.records import DecisionRecord
+from autowerewolf.players.records import DecisionRecord, Purpose
 from autowerewolf.rules.decisions import Action
 from autowerewolf.rules.views import SeatView
 
 
 @dataclass(frozen=True)
 class DecisionRequest:
-    """One question to one seat."""
+    """One question to one seat.
 
-    view: SeatView  # what the seat may know, with its legal options and the decision's key
+    A game decision (`purpose == "decision"`): `view.step` is the rules' step, `view.options`
+    the seat's legal options, `view.decision_key` the decision's key. A probe (`"probe"`)
+    has the same shape: `view.step` is the probe's name, `view.options` its choices (empty
+    for a free-form probe such as role estimates, answered in the record's `data`); its
+    answer is recorded and never applied or shown to any player.
+    """
+
+    view: SeatView  # what the seat may know, with its legal options and the question's key
     seed: int  # the seat's own seed, for any randomness the player needs
     history: tuple[DecisionRecord, ...] = field(default=())  # the seat's own earlier records
+    purpose: Purpose = "decision"
 
     @property
     def seat(self) -> str:
@@ -69,6 +77,7 @@ def plain_record(
     return DecisionRecord(
         seat=request.seat,
         player=kind,
+        purpose=request.purpose,
         day=request.view.day,
         step=request.step,
         key=request.key,

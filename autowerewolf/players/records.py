@@ -1,26 +1,37 @@
 """What each decision was, saved with the game. Stored in checkpoints: keep this module path."""
 
+from typing import Any, Literal
+
 from pydantic import BaseModel, ConfigDict
+
+# decision: an answer the rules applied. probe: a measurement question, never applied and
+# never shown to any player. note: a player module's intermediate output (role estimates,
+# a strategy, retrieved experiences), kept so that a resumed or forked game continues with
+# the same memory.
+Purpose = Literal["decision", "probe", "note"]
 
 
 class DecisionRecord(BaseModel):
-    """One seat's answer to one decision, with enough detail to audit or score it later."""
+    """One seat's answer to one question, with enough detail to audit or score it later."""
 
     model_config = ConfigDict(frozen=True)
 
     seat: str
-    player: str  # player kind: random, scripted, human, llm, heuristic
+    player: str  # player kind: random, scripted, human, llm, heuristic, override
+    purpose: Purpose = "decision"
+    agent: str | None = None  # the agent design that answered (LLM seats and plug-ins)
     model: str | None = None
     day: int
-    step: str
+    step: str  # the step, or the probe's or note's name
     key: str
     options: tuple[str, ...]
     option: str
     text: str = ""
+    data: dict[str, Any] | None = None  # structured output: estimates, a strategy, a bid...
     reasoning: str | None = None  # private: never shown to another seat
     prompt: str | None = None  # the new part of the prompt sent for this call
     prompt_chars: int | None = None  # size of the whole prompt
-    raw: str | None = None
+    raw: str | None = None  # what the model answered, kept (bounded) for audits
     valid: bool = True  # answered legally without a fallback
     retries: int = 0
     fallback: bool = False

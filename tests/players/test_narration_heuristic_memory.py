@@ -8,8 +8,8 @@ from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
 from autowerewolf.narration import LLMNarrator, TemplateNarrator
 from autowerewolf.players.llm.memory import SeatMemory
-from autowerewolf.prompts.player import memory_text
 from autowerewolf.players.seating import Seating
+from autowerewolf.prompts.player import memory_text
 from autowerewolf.rules.config import GameSetup, make_config
 from autowerewolf.rules.engine import new_game
 from autowerewolf.rules.random_play import play_random_game
