@@ -99,7 +99,8 @@ def seat_view(
     """The view of `seat_id`; `decision` defaults to the pending one."""
     me = state.seat(seat_id)
     decision = decision if decision is not None else pending_decision(state)
-    options = decision.options.get(seat_id, ()) if decision is not None else ()
+    # The question this seat is asked now, if any (a probe or the pending decision).
+    asked = decision if decision is not None and seat_id in decision.options else None
     is_witch = me.role is Role.WITCH
     return SeatView(
         seat=me.id,
@@ -108,13 +109,13 @@ def seat_view(
         camp=me.camp,
         day=state.day,
         rules=table_rules(state),
-        step=state.step if options else None,
+        step=asked.step if asked else None,
         teammates=tuple(s.id for s in state.seats if me.is_wolf and s.is_wolf and s.id != me.id),
         players=public_players(state),
         cure_available=(not state.cure_used) if is_witch else None,
         poison_available=(not state.poison_used) if is_witch else None,
         last_guarded=state.last_guarded if me.role is Role.GUARD else None,
         events=visible_events(events, me.id, me.is_wolf),
-        options=options,
-        decision_key=decision.key if options and decision is not None else None,
+        options=asked.options[seat_id] if asked else (),
+        decision_key=asked.key if asked else None,
     )

@@ -28,10 +28,30 @@ def _prompt_text(messages: list[BaseMessage]) -> str:
     return "\n".join(m.content for m in messages if isinstance(m.content, str))
 
 
-def _choices(schema: type[BaseModel]) -> list[str]:
-    choice = schema.model_json_schema()["properties"]["choice"]
-    # pydantic writes a one-option Literal as `const`, several as `enum`.
-    return list(choice["enum"]) if "enum" in choice else [choice["const"]]
+_TEXTS = {"speech": SPEECH, "message": MESSAGE, "reasoning": REASONING}
+
+
+def fill(schema: dict[str, Any], rng: random.Random, name: str = "") -> Any:
+    """A value valid for a JSON schema as pydantic writes them: a seeded choice for enums,
+    a seeded integer in range, short texts, and nested objects via `$defs`."""
+    root = schema
+
+    def value(node: dict[str, Any], field: str) -> Any:
+        if "$ref" in node:
+            node = root["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+        # pydantic writes a one-option Literal as `const`, several as `enum`.
+        if "const" in node:
+            return node["const"]
+        if "enum" in node:
+            return rng.choice(node["enum"])
+        if node.get("type") == "object":
+            return {key: value(sub, key) for key, sub in node.get("properties", {}).items()}
+        if node.get("type") == "integer":
+            return rng.randint(node.get("minimum", 0), node.get("maximum", 4))
+        text = _TEXTS.get(field, "Seen and noted.")
+        return text[: node.get("maxLength", len(text))]
+
+    return value(schema, name)
 
 
 class SimulatedChatModel(BaseChatModel):
@@ -55,13 +75,7 @@ class SimulatedChatModel(BaseChatModel):
         """The answer message and how long the call should take."""
         prompt = _prompt_text(messages)
         rng = self._draw(prompt)
-        properties = schema.model_json_schema()["properties"]
-        answer: dict[str, Any] = {"reasoning": REASONING, "choice": rng.choice(_choices(schema))}
-        if "speech" in properties:
-            answer["speech"] = SPEECH
-        if "message" in properties:
-            answer["message"] = MESSAGE
-        text = json.dumps(answer)
+        text = json.dumps(fill(schema.model_json_schema(), rng))
         tokens_in, tokens_out = len(prompt) // 4, len(text) // 4
         delay = max(0.0, self.latency_s + rng.uniform(-self.jitter_s, self.jitter_s))
         message = AIMessage(

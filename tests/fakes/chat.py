@@ -1,7 +1,8 @@
-"""A stand-in chat model for tests and benchmarks: answers structured-output requests with a
+"""A stand-in chat model for tests: answers structured-output requests with a
 policy function after a fixed latency, and reports token usage like a real server."""
 
 import json
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -13,19 +14,18 @@ from langchain_core.outputs import ChatResult
 from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from autowerewolf.backends.simulated import fill
+
 Responder = Callable[[list[BaseMessage], type[BaseModel]], str]
 
 
 def legal_json(messages: list[BaseMessage], schema: type[BaseModel]) -> str:
-    """A valid answer: the first legal choice and short texts."""
-    properties = schema.model_json_schema()["properties"]
-    answer: dict[str, Any] = {"reasoning": "I follow the first option."}
-    choice = properties["choice"]
-    # pydantic writes a one-option Literal as `const`, several as `enum`.
-    answer["choice"] = choice["enum"][0] if "enum" in choice else choice["const"]
-    for text_field in ("speech", "message"):
-        if text_field in properties:
-            answer[text_field] = "I have nothing to hide."
+    """A valid answer: the first legal choice, short texts, mid-scale estimates."""
+    json_schema = schema.model_json_schema()
+    answer = fill(json_schema, random.Random(0))
+    if "choice" in answer:
+        choice = json_schema["properties"]["choice"]
+        answer["choice"] = choice["enum"][0] if "enum" in choice else choice["const"]
     return json.dumps(answer)
 
 

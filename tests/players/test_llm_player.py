@@ -9,13 +9,15 @@ from pydantic import BaseModel
 
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
-from autowerewolf.players.base import Player
+from autowerewolf.players.base import DecisionRequest, Player
 from autowerewolf.players.factory import basic_player
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.rules.config import GameSetup, make_config
+from autowerewolf.rules.decisions import PendingDecision
 from autowerewolf.rules.random_play import play_random_game
-from autowerewolf.rules.views import SeatView
+from autowerewolf.rules.state import GameState
+from autowerewolf.rules.views import SeatView, seat_view
 from tests.fakes.chat import FakeChatModel, legal_json
 
 Responder = Callable[[list[BaseMessage], type[BaseModel]], str]
@@ -143,3 +145,32 @@ def test_no_prompt_leaks_hidden_information(board: str) -> None:
             if mine.role.value != "guard":
                 assert "[guard" not in prompt
             assert "(moderator)" not in prompt
+
+
+def test_role_estimates_are_asked_from_the_seat_view_and_stored_as_data() -> None:
+    """The role-estimate question (Strategy Adaptation 3.2): every other living seat, every
+    role of the board, 0-4 each, evidence first; stored in the record's data."""
+    state, events = play_random_game(make_config(seed=3, max_days=1))
+    view = seat_view(state, events, "P02", estimates_question(state, "P02"))
+    fake = FakeChatModel()
+    player = LLMPlayer(fake, "fake")
+    answer = player.decide(DecisionRequest(view=view, seed=1, purpose="probe"))
+    data = answer.record.data
+    assert data is not None and answer.record.valid and answer.record.purpose == "probe"
+    others = {p.seat for p in view.players if p.alive and p.seat != "P02"}
+    assert set(data["estimates"]) == others == set(data["evidence"])
+    roles = set(dict.fromkeys(r.value for r in view.rules.roles))
+    assert all(
+        set(r) == roles and all(0 <= v <= 4 for v in r.values()) for r in data["estimates"].values()
+    )
+    assert "estimate the role of every other living player" in fake.prompts[-1]
+    # Two unusable answers: no estimate, counted as a fallback.
+    broken = LLMPlayer(FakeChatModel(respond=lambda m, s: "{}"), "fake")
+    failed = broken.decide(DecisionRequest(view=view, seed=1, purpose="probe")).record
+    assert failed.data is None and failed.fallback and failed.retries == 1
+
+
+def estimates_question(state: GameState, seat: str) -> PendingDecision:
+    return PendingDecision(
+        step="role_estimates", key="d1:probe:role_estimates", options={seat: ()}, simultaneous=False
+    )

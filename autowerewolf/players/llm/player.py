@@ -1,9 +1,12 @@
-"""The LLM player: one prompt per decision from the seat's own view, a structured answer,
-one re-prompt on an invalid answer, then a seeded random legal fallback."""
+"""The LLM player: one prompt per question from the seat's own view, a structured answer,
+one re-prompt on an invalid answer, then a seeded random legal fallback (or, for a role
+estimate, no estimate), logged and recorded with what the model said."""
 
 import logging
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -13,6 +16,7 @@ from autowerewolf.backends.usage import usage_from_message
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
 from autowerewolf.players.llm.memory import SeatMemory
 from autowerewolf.players.simple import random_answer
+from autowerewolf.prompts import estimates
 from autowerewolf.prompts.answers import answer_schema
 from autowerewolf.prompts.player import (
     NO_ANSWER,
@@ -25,9 +29,10 @@ from autowerewolf.prompts.player import (
     reprompt,
     system_prompt,
 )
-from autowerewolf.rules.decisions import Action
+from autowerewolf.rules.decisions import Action, Option
 from autowerewolf.rules.events import EventKind
-from autowerewolf.rules.steps import spec, takes_text
+from autowerewolf.rules.steps import STEPS, takes_text
+from autowerewolf.rules.views import SeatView
 
 log = logging.getLogger(__name__)
 # What is kept of an unparseable answer, for audits.
@@ -70,9 +75,35 @@ def _call(chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessa
     )
 
 
-def _action(parsed: BaseModel | None, options: tuple[str, ...]) -> Action:
-    if parsed is None:
-        raise InvalidAnswer("the answer was not valid JSON for the schema")
+@dataclass
+class Exchange:
+    """One question's calls: the parsed answer (None if both attempts failed) and its cost."""
+
+    parsed: BaseModel | None = None
+    value: Any = None
+    raws: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    retries: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cached_tokens: int = 0
+    prompt_chars: int = 0
+    latency_s: float = 0.0
+
+    def record_fields(self) -> dict[str, Any]:
+        return {
+            "raw": "\n---\n".join(r[:RAW_KEEP_CHARS] for r in self.raws if r) or None,
+            "retries": self.retries,
+            "error": "; ".join(self.errors) or None,
+            "tokens_in": self.tokens_in,
+            "tokens_out": self.tokens_out,
+            "cached_tokens": self.cached_tokens,
+            "prompt_chars": self.prompt_chars,
+            "latency_s": round(self.latency_s, 3),
+        }
+
+
+def _choice(parsed: BaseModel, options: tuple[str, ...]) -> Action:
     choice = getattr(parsed, "choice", None)
     if not isinstance(choice, str) or choice not in options:
         raise InvalidAnswer(f"choice {choice!r} is not one of: {', '.join(options)}")
@@ -89,81 +120,122 @@ class LLMPlayer:
         self.memory: SeatMemory | None = None
         self._system: str | None = None
 
-    def decide(self, request: DecisionRequest) -> Answer:
-        view = request.view
+    def _remember(self, view: SeatView) -> tuple[SeatMemory, list[str], str]:
+        """The seat's memory brought up to date: (memory, its new lines, noted facts)."""
         if self.memory is None or self._system is None:
             self.memory = SeatMemory(reader=view.seat)
             self._system = system_prompt(view)
         new_lines = self.memory.update(view)
-        attacked = next(
-            (e.target for e in reversed(view.events) if e.kind is EventKind.WITCH_INFO), None
-        )
         ledger = self.memory.ledger
         noted = ledger_text(
             [(f.kind, f.seat, f.value, f.day) for f in ledger.facts],
             [(s, f.value, f.day) for s, f in ledger.claims.items()],
             ledger.votes,
         )
-        prompt_key = spec(request.step).prompt or request.step
-        instruction = decision_instruction(
-            prompt_key, view.day, view.options, attacked, option_labels(view)
-        )
+        return self.memory, new_lines, noted
+
+    def ask(
+        self,
+        view: SeatView,
+        instruction: str,
+        schema: type[BaseModel],
+        read: Callable[[BaseModel], Any],
+    ) -> tuple[Exchange, str]:
+        """Ask one question: returns the exchange (with `read(parsed)` as its value, or None
+        after two invalid answers) and the prompt's new part, for the record."""
+        memory, new_lines, noted = self._remember(view)
+        assert self._system is not None
         tail = decision_tail(noted, instruction)
-        memory = memory_text(self.memory.digest, (line for _, line in self.memory.recent))
+        transcript = memory_text(memory.digest, (line for _, line in memory.recent))
         messages: list[BaseMessage] = [
             SystemMessage(self._system),
-            HumanMessage(decision_message(memory, tail)),
+            HumanMessage(decision_message(transcript, tail)),
         ]
-        schema = answer_schema(takes_text(request.step), view.options)
+        exchange = Exchange(prompt_chars=len(self._system) + len(str(messages[1].content)))
         started = time.perf_counter()
-        tokens_in = tokens_out = cached = retries = 0
-        errors: list[str] = []
-        raws: list[str] = []
-        action: Action | None = None
-        parsed: BaseModel | None = None
         for attempt in range(2):
             outcome = _call(self.chat, schema, messages)
-            tokens_in += outcome.tokens_in
-            tokens_out += outcome.tokens_out
-            cached += outcome.cached_tokens
-            raws.append(outcome.raw)
-            parsed = outcome.parsed
+            exchange.tokens_in += outcome.tokens_in
+            exchange.tokens_out += outcome.tokens_out
+            exchange.cached_tokens += outcome.cached_tokens
+            exchange.raws.append(outcome.raw)
             try:
-                if outcome.error and parsed is None:
-                    raise InvalidAnswer(outcome.error.splitlines()[0][:300])
-                action = _action(parsed, view.options)
+                if outcome.parsed is None:
+                    problem = outcome.error or "the answer was not valid JSON for the schema"
+                    raise InvalidAnswer(problem.splitlines()[0][:300])
+                exchange.value = read(outcome.parsed)
+                exchange.parsed = outcome.parsed
                 break
             except InvalidAnswer as err:
-                errors.append(str(err))
+                exchange.errors.append(str(err))
                 if attempt == 0:
-                    retries = 1
+                    exchange.retries = 1
                     # Appended at the end, so the cached prompt prefix is reused.
                     messages += [
                         AIMessage(outcome.raw[:RAW_KEEP_CHARS] or NO_ANSWER),
                         HumanMessage(reprompt(str(err), view.options)),
                     ]
+        exchange.latency_s = time.perf_counter() - started
+        return exchange, "\n".join(new_lines) + "\n\n" + tail
+
+    def decide(self, request: DecisionRequest) -> Answer:
+        if request.step == estimates.ROLE_ESTIMATES:
+            return self.estimate(request)
+        view = request.view
+        attacked = next(
+            (e.target for e in reversed(view.events) if e.kind is EventKind.WITCH_INFO), None
+        )
+        step = STEPS.get(request.step)
+        prompt_key = step.prompt if step is not None and step.prompt else request.step
+        instruction = decision_instruction(
+            prompt_key, view.day, view.options, attacked, option_labels(view)
+        )
+        schema = answer_schema(takes_text(request.step), view.options)
+        exchange, prompt = self.ask(view, instruction, schema, lambda p: _choice(p, view.options))
+        action = exchange.value if isinstance(exchange.value, Action) else None
         fallback = action is None
         if action is None:
             action = random_answer(request)
             log.warning(
-                "%s %s: fallback to %s after %s", view.seat, request.key, action.option, errors
+                "%s %s: fallback to %s after %s",
+                view.seat,
+                request.key,
+                action.option,
+                exchange.errors,
             )
         record = plain_record(
             request,
             self.kind,
             action,
             model=self.model_name,
-            reasoning=getattr(parsed, "reasoning", None) if not fallback else None,
-            prompt="\n".join(new_lines) + "\n\n" + tail,
-            prompt_chars=sum(len(m.content) for m in messages[:2] if isinstance(m.content, str)),
-            raw="\n---\n".join(r[:RAW_KEEP_CHARS] for r in raws if r) or None,
+            reasoning=getattr(exchange.parsed, "reasoning", None),
+            prompt=prompt,
             valid=not fallback,
-            retries=retries,
             fallback=fallback,
-            error="; ".join(errors) or None,
-            tokens_in=tokens_in,
-            tokens_out=tokens_out,
-            cached_tokens=cached,
-            latency_s=round(time.perf_counter() - started, 3),
+            **exchange.record_fields(),
+        )
+        return Answer(action=action, record=record)
+
+    def estimate(self, request: DecisionRequest) -> Answer:
+        """The role-estimate question; after two invalid answers there is no estimate."""
+        view = request.view
+        targets = tuple(p.seat for p in view.players if p.alive and p.seat != view.seat)
+        roles = tuple(dict.fromkeys(r.value for r in view.rules.roles))
+        instruction = estimates.instruction(view.day, targets, roles)
+        schema = estimates.estimates_schema(targets, roles)
+        exchange, prompt = self.ask(
+            view, instruction, schema, lambda p: estimates.estimates_data(p, roles)
+        )
+        action = Action(option=Option.NONE.value)
+        record = plain_record(
+            request,
+            self.kind,
+            action,
+            model=self.model_name,
+            data=exchange.value,
+            prompt=prompt,
+            valid=exchange.value is not None,
+            fallback=exchange.value is None,
+            **exchange.record_fields(),
         )
         return Answer(action=action, record=record)
