@@ -3,7 +3,7 @@
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command, StateSnapshot
@@ -11,7 +11,7 @@ from langgraph.types import Command, StateSnapshot
 from autowerewolf.errors import GameError
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
-from autowerewolf.graph.state import game_of, seating_of
+from autowerewolf.graph.state import GameGraphState, game_of, seating_of
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import ScriptedAnswer
@@ -52,7 +52,7 @@ def _status(snapshot: StateSnapshot) -> GameStatus:
 
 
 def _record(game_id: str, snapshot: StateSnapshot) -> GameRecord:
-    values = snapshot.values
+    values = cast(GameGraphState, snapshot.values)
     return GameRecord(
         game_id=game_id,
         status=_status(snapshot),
@@ -152,7 +152,7 @@ class Games:
     def _snapshot_at(self, game_id: str, ply: int) -> StateSnapshot:
         last = None
         for snapshot in self.history(game_id):
-            last = game_of(snapshot.values).ply
+            last = game_of(cast(GameGraphState, snapshot.values)).ply
             if last == ply:
                 return snapshot
         raise GameError(f"game {game_id!r} has no step {ply} (steps 0..{last})")

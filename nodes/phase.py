@@ -1,6 +1,6 @@
 """A phase node: ask the seats the rules name, apply their answers through the rules."""
 
-from collections.abc import Callable
+from typing import Protocol
 
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
@@ -14,9 +14,13 @@ from autowerewolf.graph.state import (
     seating_of,
 )
 from autowerewolf.nodes.ask import Table, ask
+from autowerewolf.players.records import DecisionRecord
+from autowerewolf.rules.decisions import Action
 from autowerewolf.rules.engine import apply, pending_decision
 
-PhaseNode = Callable[[GameGraphState, Runtime[GameContext]], GameGraphState]
+
+class PhaseNode(Protocol):
+    def __call__(self, state: GameGraphState, runtime: Runtime[GameContext]) -> GameGraphState: ...
 
 
 def game_id() -> str:
@@ -37,7 +41,8 @@ def phase_node(step: str) -> PhaseNode:
         if game.step != step:
             raise RuntimeError(f"node {step} reached in step {game.step}")
         decision = pending_decision(game)
-        answers, records = {}, []
+        answers: dict[str, Action] = {}
+        records: list[DecisionRecord] = []
         if decision is not None:
             table = Table(game_id(), game, events_of(state), records_of(state), seating_of(state))
             answers, records = ask(context_of(runtime), table, decision)

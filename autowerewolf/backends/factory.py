@@ -12,7 +12,8 @@ from langchain_ollama import ChatOllama
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
-from autowerewolf.backends.config import ConfigError, ModelConfig
+from autowerewolf.backends.config import ModelConfig
+from autowerewolf.errors import SettingsError
 
 if TYPE_CHECKING:
     from autowerewolf.backends.local_server import LocalServer
@@ -28,7 +29,7 @@ def api_key_for(cfg: ModelConfig) -> SecretStr:
         return SecretStr(PLACEHOLDER_API_KEY)
     value = os.environ.get(cfg.api_key_env, "").strip()
     if not value:
-        raise ConfigError(
+        raise SettingsError(
             f"environment variable {cfg.api_key_env} (api_key_env for model '{cfg.model}') "
             "is not set or empty"
         )
@@ -89,7 +90,7 @@ def make_chat_model(cfg: ModelConfig, local: LocalServer | None = None) -> BaseC
     elif local is not None:
         base_url = local.base_url
     else:
-        raise ConfigError(
+        raise SettingsError(
             f"model '{cfg.model}' uses backend 'local' but no local server was given; "
             "start one with LocalServer() or set base_url"
         )

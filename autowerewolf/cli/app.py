@@ -33,7 +33,7 @@ R = TypeVar("R")
 DEFAULT_DB = Path("games.db")
 
 DbOption = Annotated[Path, typer.Option("--db", help="SQLite file holding the games.")]
-USER_ERRORS = (
+USER_ERRORS: tuple[type[Exception], ...] = (
     *PROJECT_ERRORS, ValidationError, sqlite3.Error, OSError, LocalBackendError, ServerStartError,
 )  # fmt: skip
 

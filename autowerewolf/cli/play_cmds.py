@@ -218,7 +218,7 @@ def batch(
 ) -> None:
     """Play many games; running it again continues the unfinished ones and skips the rest."""
     player_models = models_from(models, model)
-    jobs = []
+    jobs: list[tuple[str, GameSetup, Seating]] = []
     for seed in range(seed_start, seed_start + games_count):
         setup, seating = build_game(config, None, board, seed, variant, None, players, seat)
         if seating.default == "human" or "human" in seating.seats.values():

@@ -11,10 +11,11 @@ import sqlite3
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from autowerewolf.errors import StoreError
 from autowerewolf.evaluation.config import Price
 from autowerewolf.evaluation.facts import GameRow, game_row
 from autowerewolf.runner import GameRecord
-from autowerewolf.store import BUSY_TIMEOUT_S, StoreError
+from autowerewolf.store import BUSY_TIMEOUT_S
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (

@@ -69,9 +69,9 @@ def _call(chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessa
         parsed=parsed if isinstance(parsed, BaseModel) else None,
         raw=raw if isinstance(raw, str) else str(raw),
         error=f"{error}" if error else None,
-        tokens_in=(usage or {}).get("prompt_tokens") or 0,
-        tokens_out=(usage or {}).get("completion_tokens") or 0,
-        cached_tokens=(usage or {}).get("cached_tokens") or 0,
+        tokens_in=(usage["prompt_tokens"] if usage else None) or 0,
+        tokens_out=(usage["completion_tokens"] if usage else None) or 0,
+        cached_tokens=(usage["cached_tokens"] if usage else None) or 0,
     )
 
 
