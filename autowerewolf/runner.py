@@ -1,6 +1,10 @@
 """Playing, resuming, inspecting and forking games saved in a SQLite database."""
 
+import json
+import logging
+import sqlite3
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -11,6 +15,7 @@ from langgraph.types import Command, StateSnapshot
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
 from autowerewolf.graph.state import game_of
+from autowerewolf.integrity import checked_game, checked_values
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import ScriptedAnswer
@@ -18,12 +23,13 @@ from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.legal import pending_decision
 from autowerewolf.rules.state import GameState
-from autowerewolf.store import game_ids, open_saver
+from autowerewolf.store import StoreError, game_ids, open_saver
 
 GameStatus = Literal["finished", "waiting", "unfinished"]
 ProgressHook = Callable[[GameState, list[Event]], None]
 # Every seat of a 12-player vote may think at once.
 MAX_CONCURRENCY = 16
+log = logging.getLogger(__name__)
 
 
 class GameError(Exception):
@@ -53,26 +59,85 @@ def _status(snapshot: StateSnapshot) -> GameStatus:
 
 
 def _record(game_id: str, snapshot: StateSnapshot) -> GameRecord:
-    values = snapshot.values
-    seating = values.get("seating") or Seating()
+    values = checked_values(snapshot.values)
     return GameRecord(
         game_id=game_id,
         status=_status(snapshot),
-        game=game_of(values),
-        events=list(values.get("events", [])),
-        records=list(values.get("records", [])),
-        seating=seating if isinstance(seating, Seating) else Seating.model_validate(seating),
+        game=values["game"],
+        events=values["events"],
+        records=values["records"],
+        seating=values["seating"],
         interrupts=[{"id": i.id, **i.value} for i in snapshot.interrupts],
     )
 
 
 class Games:
-    """The games of one database file."""
+    """The games of one database file.
 
-    def __init__(self, db: Path, *, create: bool = False, context: GameContext | None = None):
-        self.saver = open_saver(db, create=create)
+    `readonly`: open the file read-only (readers never change it). The writing methods
+    (`start`, `resume`, `fork`) then reopen it for writing when they are called, after the
+    reads that check the request, so a refused request or a damaged game writes nothing.
+    """
+
+    def __init__(
+        self,
+        db: Path,
+        *,
+        create: bool = False,
+        readonly: bool = False,
+        context: GameContext | None = None,
+    ):
+        self.db = db
+        self.readonly = readonly and not create
+        self.saver = open_saver(db, create=create, readonly=self.readonly)
         self.graph = build_graph().compile(checkpointer=self.saver)
         self.context = context or GameContext()
+
+    def _writable(self) -> None:
+        if not self.readonly:
+            return
+        writer = open_saver(self.db)
+        self.saver.conn.close()
+        self.saver, self.readonly = writer, False
+        self.graph = build_graph().compile(checkpointer=self.saver)
+
+    @contextmanager
+    def _reading(
+        self, game_id: str | None = None, newer: int = 0, ply: int | None = None
+    ) -> Iterator[None]:
+        """Whatever breaks while decoding a stored game becomes one line for the user.
+
+        A damaged payload can fail anywhere in LangGraph's or pydantic's decoding, with any
+        exception type, so everything is caught; the traceback goes to the log."""
+        try:
+            yield
+        except (GameError, StoreError):
+            raise
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"{self.db} is not a usable game database ({err})") from None
+        except Exception as err:
+            log.warning("cannot read game %r in %s", game_id, self.db, exc_info=True)
+            if game_id is None:
+                raise StoreError(f"{self.db} is not a usable game database") from None
+            where = f"at step {ply}" if ply is not None else self._damaged_step(game_id, newer)
+            raise GameError(
+                f"game {game_id!r} is damaged {where} ({type(err).__name__}); "
+                "it cannot be read or resumed"
+            ) from None
+
+    def _damaged_step(self, game_id: str, newer: int) -> str:
+        """Where the unreadable checkpoint is: `newer` checkpoints before the latest."""
+        query = (
+            "SELECT metadata FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "
+            "ORDER BY checkpoint_id DESC LIMIT 1 OFFSET ?"
+        )
+        try:
+            (metadata,) = self.saver.conn.execute(query, (game_id, newer)).fetchone()
+            step = json.loads(metadata)["step"]
+        except Exception:
+            return "at an unreadable checkpoint"
+        # A checkpoint's LangGraph step is one more than the game's step (ply) it holds.
+        return f"at step {max(int(step) - 1, 0)}"
 
     def close(self) -> None:
         self.saver.conn.close()
@@ -86,19 +151,24 @@ class Games:
         }
 
     def ids(self) -> list[str]:
-        return game_ids(self.saver)
+        with self._reading():
+            return game_ids(self.saver)
 
     def _snapshot(self, game_id: str) -> StateSnapshot:
-        snapshot = self.graph.get_state(self.run_config(game_id))
+        with self._reading(game_id):
+            snapshot = self.graph.get_state(self.run_config(game_id))
         if snapshot.metadata is None or "game" not in snapshot.values:
             raise GameError(f"no game {game_id!r} in this database")
         return snapshot
 
     def load(self, game_id: str) -> GameRecord:
-        return _record(game_id, self._snapshot(game_id))
+        snapshot = self._snapshot(game_id)
+        with self._reading(game_id):
+            return _record(game_id, snapshot)
 
     def exists(self, game_id: str) -> bool:
-        return self.graph.get_state(self.run_config(game_id)).metadata is not None
+        with self._reading(game_id):
+            return self.graph.get_state(self.run_config(game_id)).metadata is not None
 
     def start(
         self, game_id: str, setup: GameSetup, seating: Seating, progress: ProgressHook | None = None
@@ -127,6 +197,7 @@ class Games:
         return self._run(game_id, None, progress)
 
     def _run(self, game_id: str, payload: Any, progress: ProgressHook | None) -> GameRecord:
+        self._writable()
         stream = self.graph.stream(
             payload,
             self.run_config(game_id),
@@ -143,11 +214,22 @@ class Games:
     def history(self, game_id: str) -> Iterator[StateSnapshot]:
         """Checkpoints with a game in them, oldest first."""
         self._snapshot(game_id)
-        snapshots = list(self.graph.get_state_history(self.run_config(game_id)))
+        snapshots: list[StateSnapshot] = []
+        history = self.graph.get_state_history(self.run_config(game_id))
+        while True:
+            with self._reading(game_id, newer=len(snapshots)):
+                snapshot = next(history, None)
+                if snapshot is not None and "game" in snapshot.values:
+                    checked_game(snapshot.values)
+            if snapshot is None:
+                break
+            snapshots.append(snapshot)
         return (s for s in reversed(snapshots) if "game" in s.values)
 
     def at_ply(self, game_id: str, ply: int) -> GameRecord:
-        return _record(game_id, self._snapshot_at(game_id, ply))
+        snapshot = self._snapshot_at(game_id, ply)
+        with self._reading(game_id, ply=ply):
+            return _record(game_id, snapshot)
 
     def _snapshot_at(self, game_id: str, ply: int) -> StateSnapshot:
         last = None
@@ -178,7 +260,10 @@ class Games:
         if ply == 0:
             as_node = "setup"
         else:
-            parent = self.graph.get_state(source.parent_config) if source.parent_config else None
+            with self._reading(game_id):
+                parent = (
+                    self.graph.get_state(source.parent_config) if source.parent_config else None
+                )
             as_node = parent.next[0] if parent and parent.next else "setup"
         values = {
             "setup": source.values.get("setup") or GameSetup(),
@@ -187,6 +272,7 @@ class Games:
             "events": record.events,
             "records": record.records,
         }
+        self._writable()
         self.graph.update_state(self.run_config(new_id), values, as_node=as_node)
         return self.load(new_id)
 
