@@ -1,6 +1,5 @@
 """Playing, resuming, inspecting and forking games saved in a SQLite database."""
 
-import json
 import logging
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -96,9 +95,10 @@ class Games:
     def _writable(self) -> None:
         if not self.readonly:
             return
-        writer = open_saver(self.db)
+        # Closed first: SQLite shares one -shm mapping per file within a process, and the
+        # reader's read-only mapping would make the writer read-only too.
         self.saver.conn.close()
-        self.saver, self.readonly = writer, False
+        self.saver, self.readonly = open_saver(self.db), False
         self.graph = build_graph().compile(checkpointer=self.saver)
 
     @contextmanager
@@ -126,18 +126,19 @@ class Games:
             ) from None
 
     def _damaged_step(self, game_id: str, newer: int) -> str:
-        """Where the unreadable checkpoint is: `newer` checkpoints before the latest."""
+        """Where the unreadable checkpoint (`newer` checkpoints before the latest) is: after
+        the step held by the checkpoint just before it, when that one can be read."""
         query = (
-            "SELECT metadata FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "
+            "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "
             "ORDER BY checkpoint_id DESC LIMIT 1 OFFSET ?"
         )
         try:
-            (metadata,) = self.saver.conn.execute(query, (game_id, newer)).fetchone()
-            step = json.loads(metadata)["step"]
+            (older_id,) = self.saver.conn.execute(query, (game_id, newer + 1)).fetchone()
+            config = self.run_config(game_id)
+            config["configurable"] |= {"checkpoint_ns": "", "checkpoint_id": older_id}
+            return f"after step {checked_game(self.graph.get_state(config).values).ply}"
         except Exception:
-            return "at an unreadable checkpoint"
-        # A checkpoint's LangGraph step is one more than the game's step (ply) it holds.
-        return f"at step {max(int(step) - 1, 0)}"
+            return "at a checkpoint with no readable step before it"
 
     def close(self) -> None:
         self.saver.conn.close()
