@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, ParamSpec, TypeVar
 
+import click
 import typer
 from pydantic import ValidationError
 from rich.console import Console
@@ -74,16 +75,19 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
         with command_log() as log_file:
             try:
                 return command(*args, **kwargs)
-            except typer.Exit:
-                raise
+            except (typer.Exit, click.Abort, click.ClickException):
+                raise  # click's own endings: exit codes, usage errors, an aborted prompt
             except USER_ERRORS as err:
                 raise fail(_one_line(err)) from None
-            except ModuleNotFoundError as err:
-                raise fail(f"{_one_line(err)}; is the right extra installed?") from None
             except KeyboardInterrupt:
                 err_console.print("interrupted", highlight=False)
                 raise typer.Exit(code=130) from None
             except Exception as err:
+                # A third-party module missing is the user's install; our own, a bug.
+                if isinstance(err, ModuleNotFoundError) and not (err.name or "").startswith(
+                    "autowerewolf"
+                ):
+                    raise fail(f"{_one_line(err)}: install the extra that provides it") from None
                 where = log_internal_error(log_file, err)
                 _error_line(
                     f"internal error ({type(err).__name__}: {_one_line(err)[:200]}); {where}"

@@ -75,3 +75,19 @@ def test_markup_in_an_error_prints_as_written(tmp_path: Path) -> None:
 def test_a_user_error_never_creates_a_log(played: Path, log_dir: Path) -> None:
     error_line(cli("inspect", "nope", "--db", played))
     assert not log_dir.exists()
+
+
+def test_ctrl_c_is_one_line(played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _break_loading(monkeypatch, KeyboardInterrupt())
+    result = cli("replay", "g", "--db", played)
+    assert result.exit_code == 130 and result.stderr.strip() == "interrupted"
+
+
+def test_a_missing_third_party_module_names_the_install(
+    played: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _break_loading(monkeypatch, ModuleNotFoundError("No module named 'zstd'", name="zstd"))
+    line = error_line(cli("replay", "g", "--db", played))
+    assert line == "error: No module named 'zstd': install the extra that provides it"
+    _break_loading(monkeypatch, ModuleNotFoundError("No module named 'x'", name="autowerewolf.x"))
+    assert cli("replay", "g", "--db", played).exit_code == 1  # our own module: a bug
