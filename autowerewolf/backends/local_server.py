@@ -13,6 +13,7 @@ small marker beside the file remembers the verified file's size and modification
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import os
@@ -90,7 +91,9 @@ def _is_verified(dest: Path, sha256: str) -> bool:
 
 
 def _mark_verified(dest: Path, sha256: str) -> None:
-    _marker(dest).write_text(_fingerprint(dest, sha256), encoding="utf-8")
+    # Best effort: without a marker (a read-only cache) the next start hashes again.
+    with contextlib.suppress(OSError):
+        _marker(dest).write_text(_fingerprint(dest, sha256), encoding="utf-8")
 
 
 def _file_sha256(path: Path) -> str:
