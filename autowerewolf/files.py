@@ -7,6 +7,7 @@ aliases would otherwise expand to billions of values when the settings are valid
 """
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,9 @@ from autowerewolf.rules.config import ConfigError
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 32
 MAX_NODES = 200_000
+# Brackets counted on the raw text, inside quoted strings too, hence the margin.
+MAX_RAW_BRACKET_DEPTH = 4 * MAX_DEPTH
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 
 
 def _read_text(path: Path, what: str) -> str:
@@ -44,7 +48,20 @@ def _read_text(path: Path, what: str) -> str:
         ) from None
 
 
+def _bracket_depth(text: str) -> int:
+    """How deep `[`/`{` nest in the raw text. PyYAML's scanner spends time quadratic in
+    the flow nesting depth before its parser hits the recursion limit, so deep flow
+    nesting is refused before parsing."""
+    depth = deepest = 0
+    for char in _NOT_BRACKETS.sub("", text):
+        depth = depth + 1 if char in "[{" else max(depth - 1, 0)
+        deepest = max(deepest, depth)
+    return deepest
+
+
 def _parse(text: str, path: Path) -> Any:
+    if _bracket_depth(text) > MAX_RAW_BRACKET_DEPTH:
+        raise ConfigError(f"{path} nests too deeply (at most {MAX_DEPTH} levels)")
     try:
         return json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
     except json.JSONDecodeError as err:

@@ -24,6 +24,8 @@ BAD_FILES: dict[str, tuple[bytes, str]] = {
         "".join(f"{'  ' * i}k{i}:\n" for i in range(MAX_DEPTH + 2)).encode(),
         "nests too deeply",
     ),
+    # "- - - x" nests sequences without brackets: the parser's recursion limit is hit.
+    "compact.yaml": (b"a:\n  " + b"- " * 5000 + b"x\n", "nests too deeply"),
     "aliases.yaml": (_ALIASES.encode(), "too many values"),
     "huge.yaml": (b"# " + b"x" * MAX_FILE_BYTES + b"\n", "settings files are at most"),
 }
