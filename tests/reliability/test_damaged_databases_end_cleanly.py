@@ -125,7 +125,7 @@ def _damaged(data: bytes, operations: list[tuple[str, int, int]]) -> bytes:
 
 
 @settings(
-    max_examples=25,
+    max_examples=20,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
