@@ -122,9 +122,18 @@ def _check_identity(conn: sqlite3.Connection, path: Path, *, readonly: bool) -> 
         held = ", ".join(sorted(tables)[:5]) or "no tables"
         raise StoreError(f"{path} is not a game database (it holds {held})")
     version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > SCHEMA_VERSION:
+    if app_id == 0:
+        # Games of 0.1.0 were saved before databases were stamped, in a state layout this
+        # version no longer reads (docs/reliability.md): refuse rather than misread them.
         raise StoreError(
-            f"{path} was written by a newer autowerewolf (schema {version}); upgrade to read it"
+            f"{path} holds games saved by autowerewolf 0.1.0, which this version cannot "
+            "read; open it with 0.1.0, or start a new database"
+        )
+    if version != SCHEMA_VERSION:
+        newer = "a newer" if version > SCHEMA_VERSION else "an older"
+        raise StoreError(
+            f"{path} was written by {newer} autowerewolf (database schema {version}; this "
+            f"version reads schema {SCHEMA_VERSION})"
         )
     return True
 
@@ -142,7 +151,7 @@ def _open_readonly(path: Path) -> sqlite3.Connection:
 def _open_writable(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, check_same_thread=False, timeout=BUSY_TIMEOUT_S)
     try:
-        if not _check_identity(conn, path, readonly=False) or _unstamped(conn):
+        if not _check_identity(conn, path, readonly=False):
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("PRAGMA journal_mode=WAL")
@@ -153,11 +162,6 @@ def _open_writable(path: Path) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
-
-
-def _unstamped(conn: sqlite3.Connection) -> bool:
-    application_id: int = conn.execute("PRAGMA application_id").fetchone()[0]
-    return application_id != APPLICATION_ID
 
 
 def connect(path: Path, *, create: bool = False, readonly: bool = False) -> sqlite3.Connection:
@@ -190,6 +194,13 @@ def open_saver(path: Path, *, create: bool = False, readonly: bool = False) -> S
     return saver
 
 
+def thread_ids(conn: sqlite3.Connection) -> list[str]:
+    """The ids of the games with checkpoints; a damaged id is a damaged database."""
+    ids = [row[0] for row in conn.execute("SELECT DISTINCT thread_id FROM checkpoints")]
+    if not all(isinstance(i, str) for i in ids):
+        raise StoreError("the database is damaged: a checkpoint has no text game id")
+    return sorted(ids)
+
+
 def game_ids(saver: SqliteSaver) -> list[str]:
-    rows = saver.conn.execute("SELECT DISTINCT thread_id FROM checkpoints ORDER BY thread_id")
-    return [row[0] for row in rows]
+    return thread_ids(saver.conn)

@@ -28,6 +28,7 @@ from autowerewolf.cli.options import (
 )
 from autowerewolf.cli.play_cmds import finish, make_narrator, watcher
 from autowerewolf.errors import GameError, SettingsError
+from autowerewolf.integrity import checked_game
 from autowerewolf.prompts.render import describe
 from autowerewolf.rules.config import MAX_SEED
 from autowerewolf.rules.engine import pending_decision
@@ -152,7 +153,7 @@ def history(game_id: str, db: DbOption = DEFAULT_DB) -> None:
     with session(db) as store:
         snapshots = list(store.history(game_id))
     for snapshot in snapshots:
-        game = snapshot.values["game"]
+        game = checked_game(snapshot.values)  # the validated game, not the raw stored value
         decision = pending_decision(game)
         table.add_row(
             str(game.ply), str(game.day), game.step, decision.key if decision else "",

@@ -21,6 +21,7 @@ from autowerewolf.evaluation.config import Price
 from autowerewolf.evaluation.facts import GameRow, game_row
 from autowerewolf.runner import GameRecord
 from autowerewolf.store import connect as connect_store
+from autowerewolf.store import thread_ids
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -70,10 +71,6 @@ def finished_ids(conn: sqlite3.Connection, tournament: str | None = None) -> set
     return {r[0] for r in conn.execute(query, (tournament,))}
 
 
-def _checkpoint_ids(conn: sqlite3.Connection) -> set[str]:
-    return {r[0] for r in conn.execute("SELECT DISTINCT thread_id FROM checkpoints")}
-
-
 def _stored_rows(conn: sqlite3.Connection, tournament: str | None) -> Iterator[GameRow]:
     if "results" not in _tables(conn):
         return
@@ -100,7 +97,7 @@ def iter_rows(db: Path, tournament: str | None = None) -> Iterator[GameRow]:
             # json.JSONDecodeError and UnicodeDecodeError are ValueErrors.
             first = str(err).splitlines()[0]
             raise StoreError(f"{db} has a damaged result row ({first})") from None
-        missing = sorted(_checkpoint_ids(conn) - finished_ids(conn))
+        missing = sorted(set(thread_ids(conn)) - finished_ids(conn))
     except sqlite3.DatabaseError as err:
         raise StoreError(f"{db} is not a usable game database ({err})") from None
     finally:

@@ -55,21 +55,6 @@ def test_another_application_id_is_refused(tmp_path: Path) -> None:
     assert "belongs to another program" in line
 
 
-def test_an_unstamped_game_database_is_accepted_and_stamped(played: Path, tmp_path: Path) -> None:
-    """Databases written before the stamp hold only the project's tables."""
-    db = tmp_path / "old.db"
-    db.write_bytes(played.read_bytes())
-    conn = sqlite3.connect(db)
-    conn.execute("PRAGMA application_id = 0")
-    conn.execute("PRAGMA user_version = 0")
-    conn.close()
-    assert cli("games", "--db", db).exit_code == 0
-    assert _header(db) == (0, 0)  # a reader does not stamp it
-    result = cli("play", "--players", "random", "--seed", "2", "--game-id", "h", "--db", db)
-    assert result.exit_code == 0, result.stderr
-    assert _header(db) == (APPLICATION_ID, SCHEMA_VERSION)
-
-
 def test_an_empty_file_becomes_a_game_database_for_a_writer(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
     db.touch()
