@@ -24,20 +24,19 @@ _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 
 
 def _read_text(path: Path, what: str) -> str:
+    if "\0" in str(path):
+        raise SettingsError(f"cannot read {what} {str(path)!r}: the path holds a NUL byte")
     try:
         if not path.is_file():
             raise SettingsError(f"{what} not found: {path}")
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise SettingsError(
-                f"{what} {path} is {size:,} bytes; settings files are at most "
-                f"{MAX_FILE_BYTES:,} bytes"
-            )
-        data = path.read_bytes()
+        data = path.read_bytes() if size <= MAX_FILE_BYTES else b""
     except OSError as err:
         raise SettingsError(f"cannot read {what} {path}: {err.strerror}") from None
-    except ValueError as err:  # a path with a NUL byte
-        raise SettingsError(f"cannot read {what} {path!r}: {err}") from None
+    if size > MAX_FILE_BYTES:
+        raise SettingsError(
+            f"{what} {path} is {size:,} bytes; settings files are at most {MAX_FILE_BYTES:,} bytes"
+        )
     try:
         # utf-8-sig: a byte-order mark written by some editors is not part of the settings.
         return data.decode("utf-8-sig")
