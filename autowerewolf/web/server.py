@@ -6,7 +6,7 @@ The server reads its configuration from environment variables at import time, so
 here imports `langgraph_api.server`; one process runs one server.
 """
 
-import importlib.util
+import importlib
 import os
 import socket
 import sys
@@ -42,8 +42,11 @@ CHECKPOINTER = {"path": "autowerewolf.web.checkpointer.make_saver"}
 
 
 def check_web_extra() -> None:
-    if any(importlib.util.find_spec(name) is None for name in _WEB_MODULES):
-        raise SettingsError(WEB_EXTRA_HINT)
+    try:
+        for name in _WEB_MODULES:
+            importlib.import_module(name)
+    except ImportError:
+        raise SettingsError(WEB_EXTRA_HINT) from None
 
 
 def check_host(host: str, expose: bool) -> str | None:

@@ -20,7 +20,7 @@ from tests.web.conftest import Server, running_server
 from tests.web.leaks import leaks, parse_payloads
 from tests.web.test_web_security import sse_payloads
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.webslow]
 
 
 class Crash(Exception):

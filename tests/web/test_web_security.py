@@ -6,6 +6,7 @@ every payload they do get passes the leak scan."""
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -101,16 +102,20 @@ def test_raw_langgraph_api_is_closed_to_seats_and_spectators(
         ("POST", f"/threads/{game}/runs/stream", body),
         ("POST", "/runs/stream", {"assistant_id": "werewolf", "input": {}}),
     ]
+    calls = [
+        (method, path, payload, name, token, (method, path, payload) in streams)
+        for method, path, payload in probes + streams
+        for name, token in who.items()
+        # The owner may write and stream; only the owner's reads are checked.
+        if name != "owner" or (method == "GET" and (method, path, payload) not in streams)
+    ]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        codes = list(pool.map(lambda c: _status(server, *c[:3], c[4], stream=c[5]), calls))
     failures = []
-    for method, path, payload in probes + streams:
-        for name, token in who.items():
-            is_stream = (method, path, payload) in streams
-            if name == "owner" and (method != "GET" or is_stream):
-                continue  # the owner may write and stream; only reads are checked
-            code = _status(server, method, path, payload, token, stream=is_stream)
-            allowed = {"owner": {200}, "none": {401}, "forged": {401}}.get(name, {403})
-            if code not in allowed:
-                failures.append(f"{method} {path} as {name}: {code}")
+    for (method, path, _, name, _, _), code in zip(calls, codes, strict=True):
+        allowed = {"owner": {200}, "none": {401}, "forged": {401}}.get(name, {403})
+        if code not in allowed:
+            failures.append(f"{method} {path} as {name}: {code}")
     # Studio's header does not stand in for a token; deleting a game is refused to all.
     studio = httpx.get(f"{server.url}/threads/{game}/state", headers={"x-auth-scheme": "langsmith"})
     if studio.status_code != 401:

@@ -3,6 +3,8 @@ frames (leak-scanned), the linear game reader, the lobby form, and `serve`'s che
 
 import json
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -233,21 +235,31 @@ def test_serve_refuses_a_busy_port(tmp_path: Path) -> None:
         )
 
 
-def test_serve_without_the_web_extra_names_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    real = server.importlib.util.find_spec
-    monkeypatch.setattr(
-        server.importlib.util,
-        "find_spec",
-        lambda name, *a: None if name == "langgraph_api" else real(name, *a),
-    )
-    assert_user_error(cli("serve", "--db", tmp_path / "g.db"), "pip install -e '.[web]'")
-
-
 def test_langgraph_json_describes_the_same_server() -> None:
     config = json.loads((REPO / "langgraph.json").read_text())
     assert config["auth"] == server.AUTH
     assert config["http"] == server.HTTP
     assert config["checkpointer"] == server.CHECKPOINTER
     assert set(config["graphs"]) == set(server.GRAPHS)
+
+
+def test_without_the_web_extra_serve_names_it_in_one_line(tmp_path: Path) -> None:
+    """The command line runs without the `web` extra's packages (here made unimportable),
+    and `serve` then says in one line what to install."""
+    blocked = ("langgraph_api", "langgraph_runtime_inmem", "starlette", "sse_starlette", "uvicorn")
+    code = (
+        "import sys\n"
+        "class Missing:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        f"        if name.split('.')[0] in {blocked!r}:\n"
+        "            raise ModuleNotFoundError(name)\n"
+        "sys.meta_path.insert(0, Missing())\n"
+        "from autowerewolf.cli import app\n"
+        f"app(['serve', '--db', {str(tmp_path / 'g.db')!r}])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == (
+        "error: autowerewolf serve needs the web extra: pip install -e '.[web]'"
+    )
+    assert not (tmp_path / "g.db").exists()
