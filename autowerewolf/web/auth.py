@@ -1,8 +1,9 @@
 """LangGraph custom auth (`auth.path` in langgraph.json): who may use the server's API.
 
 Authentication reads a token (tokens.py) from `Authorization: Bearer`, else the `aw_token`
-cookie set by /aw/enter, else a `?token=` parameter. The web app's static files and the
-token landing page are open; everything else needs a genuine token.
+cookie set by /aw/enter. Never from the address: the server's access log writes query
+strings. The web app's static files and the link landing page (which takes the token from
+its link and checks it itself) are open; everything else needs a genuine token.
 
 Authorization of LangGraph's own API (/threads, /runs, /assistants, crons): the owner only.
 The raw thread state, history and streams hold every seat's role and private results, so
@@ -25,7 +26,7 @@ OPEN_PREFIXES = ("/app/",)
 auth = Auth()
 
 
-def token_from(headers: dict[bytes, bytes], query_params: dict[str, str]) -> str | None:
+def token_from(headers: dict[bytes, bytes]) -> str | None:
     bearer = (headers.get(b"authorization") or b"").decode("latin-1")
     if bearer.lower().startswith("bearer "):
         return bearer[7:].strip()
@@ -33,14 +34,12 @@ def token_from(headers: dict[bytes, bytes], query_params: dict[str, str]) -> str
         name, _, value = part.strip().partition("=")
         if name == COOKIE and value:
             return value
-    return query_params.get("token")
+    return None
 
 
 @auth.authenticate
-async def authenticate(
-    headers: dict[bytes, bytes], query_params: dict[str, str], path: str
-) -> Auth.types.MinimalUserDict:
-    claims = verify(token_from(headers, query_params or {}))
+async def authenticate(headers: dict[bytes, bytes], path: str) -> Auth.types.MinimalUserDict:
+    claims = verify(token_from(headers))
     if claims is None:
         if path in OPEN_PATHS or path.startswith(OPEN_PREFIXES):
             return {"identity": "anonymous", "permissions": [], "kind": "anonymous"}

@@ -94,6 +94,7 @@ def serve(db: Path, host: str, port: int, models: Path | None, expose: bool) -> 
     os.environ[DB_ENV] = str(db)
     os.environ.setdefault("LANGGRAPH_NO_VERSION_CHECK", "true")  # no PyPI call at startup
     os.environ.setdefault("LANGGRAPH_CLI_NO_ANALYTICS", "1")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")  # the server's own log: problems only
     workdir = state_dir(db)
     workdir.mkdir(exist_ok=True)
     os.chdir(workdir)

@@ -198,6 +198,8 @@ def test_a_link_moves_its_token_into_a_private_cookie(
     cookie = landing.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=strict" in cookie and seat.lower() in cookie
     assert httpx.get(f"{server.url}/aw/enter?token=seat.x.P03.bad").status_code == 401
+    # Anywhere else a token in the address is ignored (the access log writes addresses).
+    assert httpx.get(f"{server.url}/aw/me?token={seat}").status_code == 401
     with httpx.Client(base_url=server.url, cookies={"aw_token": seat}) as browser_like:
         assert browser_like.get("/aw/me").json() == {
             "kind": "seat", "game": played["game"], "seat": "P03"
@@ -236,6 +238,12 @@ def test_every_payload_a_seat_or_spectator_gets_passes_the_leak_scan(
         for client in [*clients.values(), spectator]:
             client.close()
     truth = _truth(server, game)
+    reader = GameReader(server.db)
+    try:  # the server's own models (--models) played its LLM seats
+        models = {r.model for r in reader.load(game).records if r.player == "llm"}
+    finally:
+        reader.close()
+    assert models == {"fake"}
     for audience, texts in received.items():
         assert leaks(parse_payloads(texts), truth, audience) == [], audience
     # The god view has what the others must not: the scan would have caught it.
