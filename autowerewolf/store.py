@@ -171,7 +171,7 @@ def connect(path: Path, *, create: bool = False, readonly: bool = False) -> sqli
         path.parent.mkdir(parents=True, exist_ok=True)
     try:
         return _open_readonly(path) if readonly else _open_writable(path)
-    except sqlite3.DatabaseError as err:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # damaged pages or text
         raise StoreError(f"{path} is not a usable game database ({err})") from None
 
 
@@ -188,7 +188,7 @@ def open_saver(path: Path, *, create: bool = False, readonly: bool = False) -> S
         else:
             saver.setup()
         conn.execute("SELECT count(*) FROM checkpoints").fetchone()
-    except sqlite3.DatabaseError as err:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
         conn.close()
         raise StoreError(f"{path} is not a usable game database ({err})") from None
     return saver

@@ -6,6 +6,7 @@ records grow all game long; they live in delta channels so that each checkpoint 
 what a step added, not the whole list again.
 """
 
+from collections.abc import Mapping
 from typing import Annotated, Any, TypedDict
 
 from langgraph.channels import DeltaChannel
@@ -35,29 +36,29 @@ class GameGraphState(GameInput, total=False):
     records: Annotated[list[DecisionRecord], DeltaChannel(extend)]  # how each answer was made
 
 
-def game_of(state: GameGraphState) -> GameState:
+def game_of(state: Mapping[str, Any]) -> GameState:
     """The game, also when it arrives as plain JSON (API input, `update_state`)."""
     game = state["game"]
     return game if isinstance(game, GameState) else GameState.model_validate(game)
 
 
-def events_of(state: GameGraphState) -> list[Event]:
+def events_of(state: Mapping[str, Any]) -> list[Event]:
     """The transcript, also when (part of) it arrives as plain JSON (API `update_state`)."""
     return [e if isinstance(e, Event) else Event.model_validate(e) for e in state.get("events", [])]
 
 
-def records_of(state: GameGraphState) -> list[DecisionRecord]:
+def records_of(state: Mapping[str, Any]) -> list[DecisionRecord]:
     return [
         r if isinstance(r, DecisionRecord) else DecisionRecord.model_validate(r)
         for r in state.get("records", [])
     ]
 
 
-def seating_of(state: GameGraphState) -> Seating:
+def seating_of(state: Mapping[str, Any]) -> Seating:
     seating = state.get("seating") or Seating()
     return seating if isinstance(seating, Seating) else Seating.model_validate(seating)
 
 
-def setup_of(state: GameGraphState) -> GameSetup:
+def setup_of(state: Mapping[str, Any]) -> GameSetup:
     setup = state.get("setup") or GameSetup()
     return setup if isinstance(setup, GameSetup) else GameSetup.model_validate(setup)

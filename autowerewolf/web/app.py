@@ -50,7 +50,7 @@ def user_errors() -> Iterator[None]:
         yield
     except ValidationError as err:
         raise HTTPException(400, one_line(err)) from None
-    except (*USER_ERRORS, LocalBackendError) as err:
+    except (*USER_ERRORS, LocalBackendError) as err:  # type: ignore[misc]  # a tuple of classes
         raise HTTPException(400, str(err).strip().splitlines()[0]) from None
 
 
@@ -61,7 +61,7 @@ async def read(function: Any, *args: Any) -> Any:
 
 
 async def latest(game_id: str) -> GameState:
-    game = await read(runtime.reader.latest, game_id)
+    game: GameState | None = await read(runtime.reader.latest, game_id)
     if game is None:
         raise HTTPException(404, f"no game {game_id!r}")
     return game

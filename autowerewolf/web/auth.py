@@ -13,6 +13,9 @@ be allowed, so one global handler denies by default. Deleting a thread is refuse
 everyone: it would delete the game's checkpoints from the game database.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from langgraph_sdk import Auth
 
 from autowerewolf.web.tokens import verify
@@ -38,7 +41,7 @@ def token_from(headers: dict[bytes, bytes]) -> str | None:
 
 
 @auth.authenticate
-async def authenticate(headers: dict[bytes, bytes], path: str) -> Auth.types.MinimalUserDict:
+async def authenticate(headers: dict[bytes, bytes], path: str) -> Mapping[str, Any]:
     claims = verify(token_from(headers))
     if claims is None:
         if path in OPEN_PATHS or path.startswith(OPEN_PREFIXES):
@@ -54,7 +57,7 @@ async def authenticate(headers: dict[bytes, bytes], path: str) -> Auth.types.Min
 
 
 @auth.on.threads.delete
-async def no_thread_deletion(ctx: Auth.types.AuthContext, value: dict[str, object]) -> bool:
+async def no_thread_deletion(ctx: Auth.types.AuthContext, value: Auth.types.ThreadsDelete) -> bool:
     return False
 
 

@@ -8,10 +8,12 @@ read from the database only.
 """
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
+from langgraph_sdk.schema import Command
 
 from autowerewolf.graph.builder import RECURSION_LIMIT
 from autowerewolf.players.seating import Seating
@@ -61,7 +63,7 @@ async def create_game(setup: GameSetup, seating: Seating) -> str:
 
 
 async def resume(game_id: str, answers: dict[str, Any] | None = None) -> None:
-    command = {"resume": answers} if answers is not None else None
+    command: Command | None = {"resume": answers} if answers is not None else None
     await client().runs.create(game_id, GRAPH_ID, command=command, **RUN_OPTIONS)
 
 
@@ -77,7 +79,7 @@ async def thread_statuses() -> dict[str, str]:
         offset += page
 
 
-def interrupt_of(thread: dict[str, Any]) -> dict[str, Any] | None:
+def interrupt_of(thread: Mapping[str, Any]) -> dict[str, Any] | None:
     """The human decision a thread waits for: `{"id", "value"}`, where `value` carries
     every asked seat's private view (nodes/ask.py): hand each seat only its own part."""
     if thread["status"] != "interrupted":

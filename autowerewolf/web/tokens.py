@@ -17,7 +17,7 @@ import os
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Literal
 
 SECRET_ENV = "AW_SERVER_SECRET"
 Kind = Literal["owner", "seat", "spectator"]
@@ -72,7 +72,7 @@ def verify(token: str | None) -> Claims | None:
     if not hmac.compare_digest(signature, _signature(f"{kind}.{game}.{seat}")):
         return None
     return Claims(
-        kind=cast(Kind, kind),  # checked against KINDS above
+        kind=kind,  # checked against KINDS above
         game=None if game == _NONE else game,
         seat=None if seat == _NONE else seat,
     )
