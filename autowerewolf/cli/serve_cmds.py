@@ -4,7 +4,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from autowerewolf.cli.app import DEFAULT_DB, DbOption, app, fail, one_line_errors
 from autowerewolf.cli.options import ModelsOption
@@ -30,5 +29,4 @@ def serve(
     try:
         run_web_server(Path(db), host, port, models, expose)
     except SettingsError as err:
-        # Escaped: the message names the extra as `.[web]`, which is console markup.
-        raise fail(escape(str(err))) from None
+        raise fail(str(err)) from None
