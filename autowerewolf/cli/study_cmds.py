@@ -11,8 +11,9 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from autowerewolf.cli.app import app, console, one_line_errors
-from autowerewolf.cli.options import ModelOption, ModelsOption, models_from
+from autowerewolf.backends.config import ModelOverride
+from autowerewolf.cli.app import DEFAULT_DB, DbOption, app, console, one_line_errors
+from autowerewolf.cli.options import ModelOption, ModelsOption, models_from, parse_pairs
 from autowerewolf.errors import SettingsError
 from autowerewolf.evaluation.config import Price
 from autowerewolf.files import read_mapping
@@ -141,4 +142,102 @@ def positions_run(
         f"{summary['tokens_in']} tokens in ({summary['cached_tokens']} cached), "
         f"{summary['tokens_out']} out, {summary['latency_s']:.1f} s of model time, "
         f"${summary['cost_usd']:.4f}. Results: {out}"
+    )
+
+
+@app.command()
+@one_line_errors
+def experiment(
+    game_id: Annotated[str, typer.Argument(help="The saved game to branch from.")],
+    step: Annotated[int, typer.Option(help="Step (ply) to branch from.", min=0)],
+    replicates: Annotated[int, typer.Option(help="Continuations per arm.", min=1)] = 20,
+    set_: Annotated[
+        list[str],
+        typer.Option("--set", help="Treatment: a forced answer, e.g. P03.exile_vote=P07."),
+    ] = [],  # noqa: B006
+    seat: Annotated[
+        str | None, typer.Option(help="Treatment: this seat is played by an LLM on --models.")
+    ] = None,
+    models: ModelsOption = None,
+    base_models: Annotated[
+        Path | None,
+        typer.Option(help="Models of the source game's LLM seats (default: the embedded model)."),
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    out: Annotated[
+        Path | None, typer.Option(help="Experiment folder; default experiments/GAME-stepN.")
+    ] = None,
+    concurrency: Annotated[int, typer.Option(help="Games played at once.", min=1)] = 1,
+    seed: Annotated[int, typer.Option(help="Root of the replicates' player seeds.", min=0)] = 0,
+) -> None:
+    """Compare R forked continuations with a change against R plain ones: win rate per
+    camp with 95% intervals and the difference. Re-running continues."""
+    import json
+
+    from autowerewolf.evaluation.experiments import (
+        ExperimentSpec,
+        prepare,
+        run_experiment,
+        summarize,
+    )
+
+    if (seat is None) != (models is None):
+        raise SettingsError("--seat and --models go together")
+    if not set_ and seat is None:
+        raise SettingsError("give the treatment: --set SEAT.STEP=VALUE and/or --seat with --models")
+    seat_model = None
+    if seat is not None:
+        given = models_from(models, [])
+        seat_model = ModelOverride.model_validate(given.default.model_dump())
+    spec = ExperimentSpec(
+        source=str(db),
+        game_id=game_id,
+        step=step,
+        replicates=replicates,
+        seed=seed,
+        overrides=parse_pairs(set_, "--set"),
+        seat=seat,
+        seat_model=seat_model,
+    )
+    folder = out or Path("experiments") / f"{game_id}-step{step}"
+    games_db = prepare(spec, folder)
+    with Progress(console=console) as bar:
+        task = bar.add_task("games", total=2 * replicates)
+        outcomes = run_experiment(
+            spec, games_db, models_from(base_models, []), concurrency, lambda *_: bar.advance(task)
+        )
+    summary = summarize(spec, outcomes)
+    (folder / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    table = Table("arm", "finished", "good wins [95%]", "wolf wins [95%]", "draws")
+    for arm, row in summary["arms"].items():
+        cells = [
+            "n/a" if row[c]["rate"] is None else
+            f"{row[c]['rate']:.3f} [{row[c]['lo']:.3f}, {row[c]['hi']:.3f}]"
+            for c in ("good", "wolf")
+        ]  # fmt: skip
+        table.add_row(arm, f"{row['finished']}/{row['planned']}", *cells, str(row["draws"]))
+    console.print(table)
+    for camp, d in summary["difference"].items():
+        console.print(
+            f"{camp} win rate, treatment - baseline: {d['diff']:+.3f} "
+            f"[{d['lo']:+.3f}, {d['hi']:+.3f}]"
+        )
+    console.print(f"Games: {games_db}; summary: {folder / 'summary.json'}")
+
+
+@app.command("export")
+@one_line_errors
+def export_games(
+    source: SourceArgument,
+    out: Annotated[Path, typer.Option(help="Folder for the JSONL files and manifest.json.")],
+) -> None:
+    """Export finished games as a dataset: JSONL per game, event and decision, with hidden
+    fields marked (omniscient, private) and a manifest."""
+    from autowerewolf.evaluation.export import export
+
+    manifest = export(source, out)
+    counts = manifest["counts"]
+    console.print(
+        f"Exported {counts['games']} games ({counts['events']} events, "
+        f"{counts['decisions']} decisions) to {out}."
     )
