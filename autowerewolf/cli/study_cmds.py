@@ -95,7 +95,7 @@ def positions_run(
     """Ask the player under test every item; print VA and OI with 95% intervals."""
     import json
 
-    from autowerewolf.evaluation.position_run import RunSpec, Tested, check_agent, run_positions
+    from autowerewolf.evaluation.position_run import RunSpec, UnderTest, check_agent, run_positions
     from autowerewolf.evaluation.position_scores import summarize
     from autowerewolf.evaluation.positions import read_items
 
@@ -118,7 +118,7 @@ def positions_run(
     )
     label = players if player_models is None else f"llm-{player_models.default.model}"
     out = out or items_file.with_name(f"{items_file.stem}.{label}.results.jsonl")
-    tested = Tested(spec, player_models)
+    tested = UnderTest(spec, player_models)
     try:
         with Progress(console=console) as bar:
             task = bar.add_task("answers", total=len(items) * decodes)

@@ -58,7 +58,7 @@ class RunSpec(BaseModel):
 
 
 @dataclass(frozen=True)
-class Tested:
+class UnderTest:
     """The model under test, able to build a fresh player for one decode of one item."""
 
     spec: RunSpec
@@ -129,7 +129,7 @@ def _usage(records: Sequence[DecisionRecord], prices: Mapping[str, Price]) -> di
 
 
 def _opponent_scores(
-    tested: Tested, player: Player, item: PositionItem, seed: int
+    tested: UnderTest, player: Player, item: PositionItem, seed: int
 ) -> tuple[dict[str, float] | None, DecisionRecord | None]:
     """The tested player's rating of each other living seat as an opponent, and the
     record of the question when a model was asked (None scores: it gave no estimate)."""
@@ -148,7 +148,7 @@ def _opponent_scores(
 
 
 def answer(
-    tested: Tested, item: PositionItem, decode: int, prices: Mapping[str, Price]
+    tested: UnderTest, item: PositionItem, decode: int, prices: Mapping[str, Price]
 ) -> dict[str, Any]:
     """One decode of one item: the vote, the opponent ranking, their scores and costs."""
     seed = request_seed(tested.spec.seed, item, decode)
@@ -198,7 +198,7 @@ def read_results(path: Path, spec: RunSpec) -> list[dict[str, Any]]:
 
 def run_positions(
     items: Sequence[PositionItem],
-    tested: Tested,
+    tested: UnderTest,
     out: Path,
     concurrency: int = 1,
     prices: Mapping[str, Price] | None = None,
@@ -223,7 +223,7 @@ def run_positions(
 
 
 def _answers(
-    tested: Tested,
+    tested: UnderTest,
     todo: Sequence[tuple[PositionItem, int]],
     concurrency: int,
     prices: Mapping[str, Price],
