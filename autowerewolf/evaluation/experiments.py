@@ -85,7 +85,7 @@ def arm_models(spec: ExperimentSpec, base: PlayerModels, arm: Arm) -> PlayerMode
 
 def prepare(spec: ExperimentSpec, folder: Path) -> Path:
     """The experiment's database in `folder`, after checking that `folder` holds no other
-    experiment; saves the spec beside it."""
+    experiment (the spec is saved beside it once the source accepts the design)."""
     db = folder / "games.db"
     if db.resolve() == Path(spec.source).resolve():
         raise SettingsError("the experiment writes its own database: choose another --out")
@@ -94,8 +94,6 @@ def prepare(spec: ExperimentSpec, folder: Path) -> Path:
         before = ExperimentSpec.model_validate_json(saved.read_text(encoding="utf-8"))
         if not before.same_design(spec):
             raise SettingsError(f"{folder} holds another experiment: choose another --out")
-    folder.mkdir(parents=True, exist_ok=True)
-    saved.write_text(spec.model_dump_json(indent=2), encoding="utf-8")
     return db
 
 
@@ -112,37 +110,48 @@ def forced_answers(overrides: dict[str, str], step: str) -> dict[str, str]:
 
 def fork_missing(spec: ExperimentSpec, out: Path) -> int:
     """Fork every planned continuation not yet in `out`, in this process, so that a bad
-    step, seat or forced answer is reported before anything is played."""
+    step, seat or forced answer is reported before anything is saved or played."""
     source = SavedGames(Path(spec.source))
-    games = Games(out, create=True)
     try:
-        record = source.at_ply(spec.game_id, spec.step)
-        if record.game.is_over:
-            raise GameError(f"game {spec.game_id!r} is over at step {spec.step}")
-        forced = forced_answers(spec.overrides, record.game.step)
-        seats = {s.id for s in record.game.seats}
-        if spec.seat is not None and spec.seat not in seats:
-            raise SettingsError(f"--seat {spec.seat} is not a seat of this game")
-        made = 0
-        for rep in plan(spec):
-            if games.exists(rep.game_id):
-                continue
-            treated = rep.arm == "treatment"
-            kinds: dict[str, PlayerKind] = {spec.seat: "llm"} if treated and spec.seat else {}
-            source.fork(
-                spec.game_id,
-                spec.step,
-                rep.game_id,
-                overrides=forced if treated else None,
-                player_seed=player_seed(spec, rep.index),
-                into=games,
-                seats=kinds,
-            )
-            made += 1
-        return made
+        forced = _checked_answers(spec, source)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        (out.parent / "experiment.json").write_text(spec.model_dump_json(indent=2), "utf-8")
+        games = Games(out, create=True)
+        try:
+            return _fork(spec, source, games, forced)
+        finally:
+            games.close()
     finally:
         source.close()
-        games.close()
+
+
+def _checked_answers(spec: ExperimentSpec, source: SavedGames) -> dict[str, str]:
+    record = source.at_ply(spec.game_id, spec.step)
+    if record.game.is_over:
+        raise GameError(f"game {spec.game_id!r} is over at step {spec.step}")
+    if spec.seat is not None and spec.seat not in {s.id for s in record.game.seats}:
+        raise SettingsError(f"--seat {spec.seat} is not a seat of this game")
+    return forced_answers(spec.overrides, record.game.step)
+
+
+def _fork(spec: ExperimentSpec, source: SavedGames, games: Games, forced: dict[str, str]) -> int:
+    made = 0
+    for rep in plan(spec):
+        if games.exists(rep.game_id):
+            continue
+        treated = rep.arm == "treatment"
+        kinds: dict[str, PlayerKind] = {spec.seat: "llm"} if treated and spec.seat else {}
+        source.fork(
+            spec.game_id,
+            spec.step,
+            rep.game_id,
+            overrides=forced if treated else None,
+            player_seed=player_seed(spec, rep.index),
+            into=games,
+            seats=kinds,
+        )
+        made += 1
+    return made
 
 
 def play_replicate(out: str, game_id: str, models: PlayerModels) -> tuple[str, str]:
