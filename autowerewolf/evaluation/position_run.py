@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, ConfigDict
 
 from autowerewolf.backends.config import PlayerModels
@@ -39,7 +40,7 @@ from autowerewolf.rules.views import SeatView
 TestedKind = Literal["llm", "heuristic", "random"]
 # Agent designs the model under test can play through. Only the plain LLM player exists on
 # this branch; the agent designs of issue 10 register here when they land.
-AGENTS: dict[str, Callable[[Any, str], LLMPlayer]] = {"plain": LLMPlayer}
+AGENTS: dict[str, Callable[[BaseChatModel, str], LLMPlayer]] = {"plain": LLMPlayer}
 
 
 class RunSpec(BaseModel):
