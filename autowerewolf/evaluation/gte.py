@@ -125,29 +125,49 @@ class RoleTable:
     stddev: np.ndarray  # its standard error
 
 
-def role_table(
-    teams: Sequence[GameTeams], names: Sequence[str], roles: Sequence[str] | None = None
-) -> RoleTable | None:
-    """Win rate per (role, contestant), a game counting once per role the contestant held
-    (a draw wins nothing). Only roles every contestant held; None if a cell is empty."""
-    wins: dict[tuple[str, str], list[float]] = defaultdict(list)
+@dataclass(frozen=True)
+class RoleGames:
+    """Per game and (role, contestant) cell: whether the contestant held the role (a game
+    counts once per role held) and whether that role's camp won (a draw wins nothing)."""
+
+    roles: list[str]
+    held: np.ndarray  # [games, roles * contestants]
+    won: np.ndarray
+
+    def table(self, weights: np.ndarray) -> RoleTable | None:
+        """The table for games counted `weights` times; None if a cell has no game."""
+        n, wins = weights @ self.held, weights @ self.won
+        if not self.roles or (n == 0).any():
+            return None
+        mean = wins / n
+        # np.std(ddof=1) / sqrt(n) of 0/1 values; 0 for one game, as Kaggle feeds polarix.
+        spread = np.sqrt(mean * (1 - mean) / np.maximum(n - 1, 1)) * (n > 1)
+        shape = (len(self.roles), -1)
+        return RoleTable(self.roles, mean.reshape(shape), spread.reshape(shape))
+
+
+def role_games(teams: Sequence[GameTeams], names: Sequence[str]) -> RoleGames:
+    """Only the roles every contestant held."""
+    held_by: dict[str, set[str]] = defaultdict(set)
     for t in teams:
         for name, role in t.roles:
-            good = role != "werewolf"
-            wins[(role, name)].append(float(t.outcome == (1.0 if good else 0.0)))
-    if roles is None:
-        held = {role for role, _ in wins}
-        roles = sorted(r for r in held if all((r, n) in wins for n in names))
-    if not roles or any((r, n) not in wins for r in roles for n in names):
-        return None
-    mean = np.array([[np.mean(wins[(r, n)]) for n in names] for r in roles])
-    stddev = np.array([[_stderr(wins[(r, n)]) for n in names] for r in roles])
-    return RoleTable(list(roles), mean, stddev)
+            held_by[role].add(name)
+    roles = sorted(r for r, who in held_by.items() if who >= set(names))
+    column = {(r, n): i * len(names) + j for i, r in enumerate(roles) for j, n in enumerate(names)}
+    held = np.zeros((len(teams), len(column)))
+    won = np.zeros_like(held)
+    for g, t in enumerate(teams):
+        for name, role in t.roles:
+            if (role, name) in column:
+                held[g, column[(role, name)]] = 1
+                won[g, column[(role, name)]] = t.outcome == (0.0 if role == "werewolf" else 1.0)
+    return RoleGames(roles, held, won)
 
 
-def _stderr(values: Sequence[float]) -> float:
-    """Standard error of a mean (0 for one value), as Kaggle's evaluation feeds polarix."""
-    return float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0.0
+def role_table(teams: Sequence[GameTeams], names: Sequence[str]) -> RoleTable | None:
+    """Win rate and its standard error per (role, contestant), for the roles every
+    contestant held; None if there is none."""
+    return role_games(teams, names).table(np.ones(len(teams)))
 
 
 @dataclass(frozen=True)
@@ -167,15 +187,16 @@ def gte_ratings(
 ) -> GTEResult | None:
     """Ratings with 95% percentile intervals from a bootstrap over games; None when no
     role was held by every contestant."""
-    table = role_table(teams, names)
+    cells = role_games(teams, names)
+    table = cells.table(np.ones(len(teams)))
     if table is None:
         return None
     full = max_entropy_ce(winrate_game(table.mean, table.stddev))
     rng = np.random.default_rng(seed)
+    draws = rng.multinomial(len(teams), np.full(len(teams), 1 / len(teams)), size=resamples)
     boot = []
-    for _ in range(resamples):
-        sample = [teams[i] for i in rng.integers(0, len(teams), len(teams))]
-        t = role_table(sample, names, table.roles)
+    for weights in draws.astype(float):
+        t = cells.table(weights)
         if t is not None:
             solved = max_entropy_ce(winrate_game(t.mean, t.stddev), start=full.duals)
             boot.append(solved.ratings[1])
