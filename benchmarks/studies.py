@@ -3,6 +3,9 @@ items on the embedded local model), a counterfactual experiment, GTE ratings, ex
 
     python benchmarks/studies.py --db tournaments/heuristic-vs-random/games.db
     python benchmarks/studies.py --db ... --llm-items 4 --decodes 2   # the embedded model
+
+The role-estimate answer needs ~50 tokens per rated seat (~550 on Day 1 of 12-A), so the
+embedded model runs with --max-tokens 1000 (the players' default, 400, cuts it).
     python benchmarks/studies.py --db ... --experiment 50             # 2 x 50 continuations
 
 The database is the example tournament's (`autowerewolf tournament examples/tournament.yaml`).
@@ -17,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from autowerewolf.backends.config import PlayerModels
 from autowerewolf.evaluation.experiments import ExperimentSpec, prepare, run_experiment, summarize
 from autowerewolf.evaluation.export import export
 from autowerewolf.evaluation.gte import gte_ratings
@@ -26,7 +30,7 @@ from autowerewolf.evaluation.position_scores import summarize as summarize_posit
 from autowerewolf.evaluation.positions import Filters, PositionItem, build_items
 from autowerewolf.evaluation.results import iter_rows
 from autowerewolf.evaluation.saved import SavedGames
-from autowerewolf.players.factory import DEFAULT_MODELS
+from autowerewolf.players.factory import DEFAULT_MODELS, load_models
 from autowerewolf.rules.engine import pending_decision
 
 
@@ -43,16 +47,18 @@ def cell(block: dict[str, Any]) -> str:
     return f"{block['mean']:.3f} [{block['lo']:.3f}, {block['hi']:.3f}] (n={block['n']})"
 
 
-def positions(items: list[PositionItem], kind: str, decodes: int, out: Path) -> None:
+def positions(
+    items: list[PositionItem], kind: str, decodes: int, out: Path, models: PlayerModels | None
+) -> None:
     spec = RunSpec(
         items="bench",
         players=kind,  # type: ignore[arg-type]
         agent=None,
-        models=DEFAULT_MODELS.model_dump() if kind == "llm" else None,
+        models=models.model_dump() if models else None,
         decodes=decodes,
         seed=0,
     )
-    under_test = UnderTest(spec, DEFAULT_MODELS if kind == "llm" else None)
+    under_test = UnderTest(spec, models)
     try:
         rows = timed(
             f"positions run --players {kind} ({len(items)} items x {decodes})",
@@ -99,6 +105,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path, required=True)
     parser.add_argument("--llm-items", type=int, default=0, help="items on the embedded model")
     parser.add_argument("--decodes", type=int, default=2)
+    parser.add_argument("--max-tokens", type=int, default=1000)
     parser.add_argument("--experiment", type=int, default=0, help="replicates per arm")
     parser.add_argument("--game", default="heuristic-vs-random-00007")
     args = parser.parse_args()
@@ -109,10 +116,11 @@ def main() -> None:
         print(f"  {len(items)} items")
         heuristic = [i for i in items if i.answer_key.source.player == "heuristic"]
         for kind in ("heuristic", "random"):
-            positions(heuristic, kind, 5, out)
+            positions(heuristic, kind, 5, out, None)
         if args.llm_items:
             good = [i for i in heuristic if i.view.camp.value == "good"][: args.llm_items]
-            positions(good, "llm", args.decodes, out)
+            settings = (f"default.max_tokens={args.max_tokens}", "default.timeout_s=900")
+            positions(good, "llm", args.decodes, out, load_models(None, settings))
         agg = Aggregator().add_all(iter_rows(args.db))
         timed(
             "GTE ratings, 200 resamples",

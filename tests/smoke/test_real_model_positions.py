@@ -32,9 +32,9 @@ def test_positions_run_on_the_embedded_model(tmp_path: Path) -> None:
     runner = CliRunner()
     built = runner.invoke(app, ["positions", "build", str(db), "--out", str(items)])
     assert built.exit_code == 0, built.output
-    result = runner.invoke(
-        app, ["positions", "run", str(items), "--limit", "1", "--decodes", "1", "--seed", "3"]
-    )
+    # The role estimate needs ~50 tokens per rated seat: more than the players' default.
+    run = ["positions", "run", str(items), "--limit", "1", "--decodes", "1", "--seed", "3"]
+    result = runner.invoke(app, [*run, "--model", "default.max_tokens=1000"])
     assert result.exit_code == 0, result.output
     assert "overall" in result.output and "VA" in result.output and "OI" in result.output
     summary = json.loads(next(tmp_path.glob("*.summary.json")).read_text())
