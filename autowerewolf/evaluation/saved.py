@@ -15,6 +15,7 @@ from typing import cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import StateSnapshot
 
 from autowerewolf.errors import StoreError
 from autowerewolf.evaluation.results import databases
@@ -74,6 +75,14 @@ class SavedGames(Games):
             if saved.config["configurable"].get("checkpoint_ns") == "" and state is not None:
                 found.append((saved.config, state))
         return found[::-1]
+
+    def _snapshot_at(self, game_id: str, ply: int) -> StateSnapshot:
+        """As Games', without rebuilding every earlier checkpoint's transcript (an
+        experiment forks the same step once per continuation)."""
+        for config, state in self.states(game_id):
+            if state.ply == ply:
+                return self.graph.get_state(config)
+        return super()._snapshot_at(game_id, ply)  # no such step: its error
 
     def values_at(self, config: RunnableConfig) -> GameGraphState:
         """Everything saved at one checkpoint, transcript included."""

@@ -2,6 +2,7 @@
 database, the source game stays byte-identical, re-running continues, and the interval
 of a difference is Newcombe's."""
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -57,29 +58,52 @@ def test_newcombe_by_hand() -> None:
     assert lo == pytest.approx(0.0524, abs=5e-5) and hi == pytest.approx(0.3339, abs=5e-5)
 
 
-def test_arms_are_independent_forks_and_the_source_is_untouched(
-    study_db: Path, tmp_path: Path
-) -> None:
+@dataclass(frozen=True)
+class Grown:
+    spec: ExperimentSpec  # the final design: 2 replicates per arm
+    folder: Path
+    rounds: list[list[str]]  # the games each run played
+    outcomes: dict[str, str]
+    source_untouched: bool
+
+
+@pytest.fixture(scope="module")
+def grown(study_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Grown:
+    """The Seer-exile experiment run three times: 1 replicate, then 2, then 2 again."""
     before = files_digest(study_db)
-    spec = seer_exile(study_db, replicates=2)
-    out = prepare(spec, tmp_path / "exp")
-    played: list[str] = []
-    outcomes = run_experiment(spec, out, DEFAULT_MODELS, progress=lambda i, o: played.append(i))
-    assert files_digest(study_db) == before
-    assert sorted(played) == ["baseline-000", "baseline-001", "treatment-000", "treatment-001"]
-    assert set(outcomes.values()) <= {"good", "wolf", "draw"}
-    games = Games(out)
+    folder = tmp_path_factory.mktemp("experiment") / "exp"
+    small = seer_exile(study_db, replicates=1)
+    more = small.model_copy(update={"replicates": 2})
+    rounds: list[list[str]] = []
+    outcomes: dict[str, str] = {}
+    for spec in (small, more, more):
+        played: list[str] = []
+        db = prepare(spec, folder)
+        outcomes = run_experiment(
+            spec, db, DEFAULT_MODELS, progress=lambda i, _, played=played: played.append(i)
+        )
+        rounds.append(sorted(played))
+    return Grown(more, folder, rounds, outcomes, files_digest(study_db) == before)
+
+
+def test_arms_are_independent_forks_and_the_source_is_untouched(
+    grown: Grown, study_db: Path
+) -> None:
+    spec = grown.spec
+    assert grown.source_untouched
+    assert set(grown.outcomes) == {"baseline-000", "baseline-001", "treatment-000", "treatment-001"}
+    assert set(grown.outcomes.values()) <= {"good", "wolf", "draw"}
+    games = Games(grown.folder / "games.db")
     source = SavedGames(study_db)
     try:
         original = source.at_ply(GAME, spec.step)
-        for game_id in played:
+        for game_id in grown.outcomes:
             # Each continuation starts at the chosen step of the source game itself.
             first = next(iter(games.history(game_id)))
             assert first.values["game"] == original.game
             assert first.values["events"] == original.events
             record = games.load(game_id)
-            index = int(game_id[-3:])
-            assert record.seating.player_seed == player_seed(spec, index)
+            assert record.seating.player_seed == player_seed(spec, int(game_id[-3:]))
             forced = [r for r in record.records if r.player == "override"]
             if game_id.startswith("treatment"):
                 assert {r.option for r in forced} == set(spec.overrides.values())
@@ -94,28 +118,19 @@ def test_arms_are_independent_forks_and_the_source_is_untouched(
     assert player_seed(spec, 0) != player_seed(spec, 1)
 
 
-def test_rerunning_continues_and_refuses_another_design(study_db: Path, tmp_path: Path) -> None:
-    spec = seer_exile(study_db, replicates=1)
-    folder = tmp_path / "exp"
-    run_experiment(spec, prepare(spec, folder), DEFAULT_MODELS)
-    more = spec.model_copy(update={"replicates": 2})
-    played: list[str] = []
-    run_experiment(
-        more, prepare(more, folder), DEFAULT_MODELS, progress=lambda i, o: played.append(i)
-    )
-    assert sorted(played) == ["baseline-001", "treatment-001"]
-    played.clear()
-    outcomes = run_experiment(
-        more, prepare(more, folder), DEFAULT_MODELS, progress=lambda i, o: played.append(i)
-    )
-    assert played == [] and len(outcomes) == 4
-    summary = summarize(more, outcomes)
+def test_rerunning_continues_and_refuses_another_design(grown: Grown, study_db: Path) -> None:
+    assert grown.rounds == [
+        ["baseline-000", "treatment-000"],
+        ["baseline-001", "treatment-001"],
+        [],
+    ]
+    summary = summarize(grown.spec, grown.outcomes)
     assert summary["arms"]["baseline"]["finished"] == 2
-    other = spec.model_copy(update={"seed": 9})
+    other = grown.spec.model_copy(update={"seed": 9})
     with pytest.raises(SettingsError, match="another experiment"):
-        prepare(other, folder)
+        prepare(other, grown.folder)
     with pytest.raises(SettingsError, match="its own database"):
-        prepare(spec, study_db.parent)
+        prepare(grown.spec, study_db.parent)
 
 
 def test_a_seat_handed_to_a_model_plays_as_llm(study_db: Path, tmp_path: Path) -> None:

@@ -64,11 +64,16 @@ def test_items_hold_exactly_the_seats_view_and_nothing_hidden(hand_built: Path) 
     assert {i.view.camp.value for i in items} == {"good", "wolf"}
     games = Games(hand_built)
     try:
+        # Each game's checkpoints by step, read once (the first one of a step, as at_ply).
+        steps: dict[tuple[str, int], Any] = {}
+        for game_id in games.ids():
+            for snapshot in games.history(game_id):
+                steps.setdefault((game_id, snapshot.values["game"].ply), snapshot.values)
         for item in items:
             source = item.answer_key.source
-            at = games.at_ply(source.game_id, source.ply)
+            at = steps[(source.game_id, source.ply)]
             # Exactly the view the game's node built for this seat at this step.
-            assert item.view == seat_view(at.game, at.events, source.seat)
+            assert item.view == seat_view(at["game"], at["events"], source.seat)
             assert item.view.options and item.view.decision_key == source.key
             wolf = item.view.camp.value == "wolf"
             for event in item.view.events:
