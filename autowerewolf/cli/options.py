@@ -96,6 +96,8 @@ def build_game(
         updates["board"] = chosen_board
     if (role_list := _given(roles, "--roles")) is not None:
         updates["roles"] = [r.strip() for r in role_list.split(",") if r.strip()]
+        if not updates["roles"]:
+            raise SettingsError("--roles names no role")
     if variants:
         overrides = {
             k: parse_variant_value(v) for k, v in parse_pairs(variants, "--variant").items()

@@ -35,7 +35,7 @@ from autowerewolf.prompts.render import describe
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import Audience, Event
 from autowerewolf.rules.state import GameState
-from autowerewolf.runner import GameRecord, Games, ProgressHook
+from autowerewolf.runner import GameRecord, Games, ProgressHook, check_game_id
 from autowerewolf.summary import summarize
 
 
@@ -142,7 +142,10 @@ def play(
     setup, seating = build_game(config, script, board, seed, variant, roles, players, seat)
     player_models = models_from(models, model)
     checked_models(setup, seating, player_models)
-    new_id = game_id or f"{setup.board}-s{setup.seed}-{os.urandom(2).hex()}"
+    new_id = (
+        game_id if game_id is not None else f"{setup.board}-s{setup.seed}-{os.urandom(2).hex()}"
+    )
+    check_game_id(new_id)
     with session(db, create=True, models=player_models) as games:
         narrator = None if json_out else make_narrator(narration, games)
         progress = watcher(watch, narrator)

@@ -28,7 +28,9 @@ from autowerewolf.cli.options import (
 )
 from autowerewolf.cli.play_cmds import finish, make_narrator, watcher
 from autowerewolf.errors import GameError, SettingsError
+from autowerewolf.integrity import checked_game
 from autowerewolf.prompts.render import describe
+from autowerewolf.rules.config import MAX_SEED
 from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.views import public_events, visible_events
@@ -151,7 +153,7 @@ def history(game_id: str, db: DbOption = DEFAULT_DB) -> None:
     with session(db) as store:
         snapshots = list(store.history(game_id))
     for snapshot in snapshots:
-        game = snapshot.values["game"]
+        game = checked_game(snapshot.values)  # the validated game, not the raw stored value
         decision = pending_decision(game)
         table.add_row(
             str(game.ply), str(game.day), game.step, decision.key if decision else "",
@@ -208,6 +210,8 @@ def fork(
     if old_seed is not None:
         if player_seed is not None:
             raise SettingsError("give --player-seed only (--seed is its deprecated name)")
+        if old_seed > MAX_SEED:
+            raise SettingsError(f"--seed must be at most {MAX_SEED}")
         err_console.print("note: fork --seed is deprecated; it is --player-seed", highlight=False)
         player_seed = old_seed
     with session(db, models=models_from(models, model)) as store:

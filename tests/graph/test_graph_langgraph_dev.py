@@ -1,5 +1,6 @@
 """The graph served by `langgraph dev`, driven through langgraph_sdk's sync client:
-a random game, a game with a human seat answered by `Command(resume=...)`, and forks."""
+a random game, a game with a human seat answered by `Command(resume=...)`, and forks.
+langgraph.json also brings the web app's auth: the client holds the owner's token."""
 
 import json
 import os
@@ -17,6 +18,8 @@ import pytest
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.random_play import play_random_game
+from autowerewolf.web import tokens
+from autowerewolf.web.settings import DB_ENV
 from tests.graph.graph_helpers import REPO
 
 pytest.importorskip("langgraph_cli", reason="the `langgraph` CLI (langgraph-cli) is not installed")
@@ -29,6 +32,7 @@ pytestmark = pytest.mark.slow
 
 GRAPH_ID = "werewolf"
 STARTUP_TIMEOUT_S = 60
+SECRET = "langgraph-dev-test-secret"
 
 
 def _free_port() -> int:
@@ -50,11 +54,19 @@ def _config_for(tmp_path: Path) -> Path:
     graphs = {}
     for graph_id, spec in config["graphs"].items():
         path, _, attr = spec.rpartition(":")
-        graphs[graph_id] = f"{(base / path).resolve()}:{attr}"
+        is_file = path.startswith(".") or path.endswith(".py")  # else an importable module
+        graphs[graph_id] = f"{(base / path).resolve()}:{attr}" if is_file else spec
     config["graphs"] = graphs
     target = tmp_path / "langgraph.json"
     target.write_text(json.dumps(config), encoding="utf-8")
     return target
+
+
+def owner_client(url: str) -> Any:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(tokens.SECRET_ENV, SECRET)
+        owner = tokens.make("owner")
+    return get_sync_client(url=url, headers={"Authorization": f"Bearer {owner}"})
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +77,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     log_path = workdir / "server.log"
-    env = {**os.environ, "LANGGRAPH_CLI_NO_ANALYTICS": "1"}
+    env = {
+        **os.environ,
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        tokens.SECRET_ENV: SECRET,
+        DB_ENV: str(workdir / "games.db"),
+    }
     args = [
         sys.executable, "-m", "langgraph_cli", "dev", "--host", "127.0.0.1", "--port", str(port),
         "--no-browser", "--no-reload", "--config", str(config),
@@ -76,7 +93,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             start_new_session=True,
         )  # fmt: skip
     try:
-        client = get_sync_client(url=url)
+        client = owner_client(url)
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
         while True:
             if proc.poll() is not None:
@@ -110,7 +127,7 @@ def _events(values: dict[str, Any]) -> list[Event]:
 
 
 def test_random_game_human_game_and_forks(server: str) -> None:
-    client = get_sync_client(url=server)
+    client = owner_client(server)
 
     # 1. A complete random game: the engine's own random game, event for event.
     thread = client.threads.create()["thread_id"]

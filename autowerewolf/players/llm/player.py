@@ -12,6 +12,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
+from autowerewolf.backends.redact import redact_secrets
 from autowerewolf.backends.usage import usage_from_message
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
 from autowerewolf.players.llm.memory import SeatMemory
@@ -58,7 +59,8 @@ def _call(chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessa
     try:
         result = structured.invoke(messages)
     except Exception as err:  # a model call may fail in any way: it becomes a recorded retry
-        return CallOutcome(None, "", f"{type(err).__name__}: {err}", 0, 0, 0)
+        # Stored, logged and re-prompted: a server may have echoed the key into it.
+        return CallOutcome(None, "", redact_secrets(f"{type(err).__name__}: {err}"), 0, 0, 0)
     assert isinstance(result, dict)
     raw_message = result.get("raw")
     raw = raw_message.content if isinstance(raw_message, AIMessage) else ""

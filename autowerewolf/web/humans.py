@@ -1,0 +1,100 @@
+"""Human seats over the web: the decision a seat is asked, and collecting the answers of
+every human seat of one decision before resuming the game once.
+
+A game asks all its human seats of a decision with one interrupt, and a resume must carry
+all their answers: two seats resuming on their own would each resume with only their own
+answer (the second is refused or lost under every LangGraph multitask strategy). So the
+answers wait here, keyed by the interrupt, until the last asked seat has answered. They
+are kept in memory: after a server restart the decision is still pending and the seats
+answer again.
+"""
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.exceptions import HTTPException
+
+from autowerewolf.prompts.player import decision_instruction, option_labels
+from autowerewolf.rules.decisions import MAX_TEXT_CHARS
+from autowerewolf.rules.events import Event, EventKind
+from autowerewolf.rules.state import GameState
+from autowerewolf.rules.steps import STEPS, takes_text
+from autowerewolf.rules.views import seat_view
+from autowerewolf.web import server_games
+
+
+@dataclass
+class _Collected:
+    interrupt_id: str
+    answers: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+class AnswerBox:
+    def __init__(self) -> None:
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._collected: dict[str, _Collected] = {}
+
+    def answered(self, game_id: str, interrupt_id: str, seat: str) -> bool:
+        collected = self._collected.get(game_id)
+        if collected is None or collected.interrupt_id != interrupt_id:
+            return False
+        return seat in collected.answers
+
+    async def answer(self, game_id: str, seat: str, body: object) -> dict[str, Any]:
+        """Take one seat's answer; resume the game when every asked seat has answered."""
+        async with self._locks.setdefault(game_id, asyncio.Lock()):
+            pending = await server_games.pending_interrupt(game_id)
+            asked = pending["value"]["seats"] if pending else {}
+            if pending is None or seat not in asked:
+                raise HTTPException(409, "no decision is waiting for this seat")
+            answer = checked_answer(body, asked[seat]["options"])
+            collected = self._collected.get(game_id)
+            if collected is None or collected.interrupt_id != pending["id"]:
+                collected = self._collected[game_id] = _Collected(pending["id"])
+            collected.answers[seat] = answer
+            if set(asked) - set(collected.answers):
+                return {"accepted": True, "resumed": False}
+            await server_games.resume(game_id, collected.answers)
+            del self._collected[game_id]
+            return {"accepted": True, "resumed": True}
+
+
+def checked_answer(body: object, options: list[str]) -> dict[str, str]:
+    """`{"option", "text"}` if legal; else a 400 naming the problem. (The game checks the
+    answer again and asks anew with the error if the rules refuse it.)"""
+    if not isinstance(body, dict) or not isinstance(body.get("option"), str):
+        raise HTTPException(400, 'an answer is {"option": ..., "text": ...}')
+    option, text = body["option"].strip(), body.get("text") or ""
+    if not isinstance(text, str):
+        raise HTTPException(400, "text must be a string")
+    if option not in options:
+        raise HTTPException(400, f"{option!r} is not legal; choose one of {', '.join(options)}")
+    if len(text) > MAX_TEXT_CHARS:
+        raise HTTPException(400, f"text is {len(text)} characters long; at most {MAX_TEXT_CHARS}")
+    return {"option": option, "text": text}
+
+
+def decision_json(
+    game: GameState, events: list[Event], seat: str, error: str | None
+) -> dict[str, Any] | None:
+    """What the seat is asked now, from its own view: the question as a model would read
+    it, its legal options with names, whether it takes a speech or a message."""
+    view = seat_view(game, events, seat)
+    if not view.options or view.step is None:
+        return None
+    attacked = next(
+        (e.target for e in reversed(view.events) if e.kind is EventKind.WITCH_INFO), None
+    )
+    step = STEPS.get(view.step)
+    prompt_key = step.prompt if step is not None and step.prompt else view.step
+    labels = option_labels(view)
+    return {
+        "key": view.decision_key,
+        "step": view.step,
+        "question": decision_instruction(prompt_key, view.day, view.options, attacked, labels),
+        "options": [{"option": o, "label": labels.get(o, "")} for o in view.options],
+        "text": takes_text(view.step),
+        "max_text": MAX_TEXT_CHARS,
+        "error": error,
+    }

@@ -1,0 +1,147 @@
+"""The live transcript of a game for one audience, as server-sent events.
+
+The backlog comes from the database (reader.py); then each step as the server's run
+produces it, from the thread's LangGraph stream (it follows every run of the thread, so
+also the runs that resume a human decision). The stream's raw updates hold every seat's
+secrets: they are turned into the audience's frames here and never forwarded. Steps the
+stream missed (it is joined after the backlog is read) and games the server does not run
+(written by the command line) are caught by a cheap check of the newest checkpoint when
+the stream is quiet.
+
+Messages: `frame` (id = the frame's number, so `Last-Event-ID` resumes), `ready` after the
+backlog, `status` when it changes, `end` when the game is over.
+"""
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from langgraph_sdk.schema import StreamPart
+
+from autowerewolf.graph.state import events_of, game_of, records_of
+from autowerewolf.web import server_games
+from autowerewolf.web.frames import GOD, PUBLIC, Framer
+from autowerewolf.web.humans import AnswerBox
+from autowerewolf.web.reader import GameReader, Step
+
+log = logging.getLogger(__name__)
+QUIET_S = 1.0  # how long the stream may be silent before the database is checked
+
+
+async def _pump(game_id: str, queue: asyncio.Queue[StreamPart]) -> None:
+    try:
+        stream = await server_games.client().threads.join_stream(game_id)
+        async for part in stream:
+            await queue.put(part)
+    except Exception:  # the quiet-time checks carry on without the stream
+        log.warning("the live stream of game %s failed", game_id, exc_info=True)
+
+
+def _step_of(part: StreamPart) -> Step | None:
+    if part.event != "updates" or not isinstance(part.data, dict):
+        return None
+    for update in part.data.values():
+        if isinstance(update, dict) and "game" in update:
+            return Step(
+                game=game_of(update),
+                events=tuple(events_of(update)),
+                records=tuple(records_of(update)),
+                saved_at=None,
+            )
+    return None
+
+
+class Status:
+    """The game's status as this audience may know it. Who a game waits for is the
+    owner's and the asked seat's business: that a human is asked at night tells which
+    seats hold night roles."""
+
+    def __init__(self, reader: GameReader, box: AnswerBox, game_id: str, audience: str):
+        self.reader, self.box, self.game_id, self.audience = reader, box, game_id, audience
+
+    async def now(self, over: bool) -> dict[str, Any]:
+        if over:
+            return {"status": "finished"}
+        if not server_games.is_server_game(self.game_id):
+            return {"status": "stopped"}  # a command-line game: this server does not run it
+        thread = await server_games.client().threads.get(self.game_id)
+        raw = str(thread["status"])
+        status = {"busy": "running", "interrupted": "waiting", "idle": "stopped"}.get(raw, raw)
+        pending = server_games.interrupt_of(thread)
+        asked = list(pending["value"]["seats"]) if pending else []
+        if self.audience == GOD:
+            return {"status": status, "waiting_for": asked}
+        if status == "waiting":
+            status = "running"
+        if self.audience == PUBLIC:
+            return {"status": status}
+        waiting = pending is not None and self.audience in asked
+        if (
+            waiting
+            and pending is not None
+            and not self.box.answered(self.game_id, pending["id"], self.audience)
+        ):
+            # The interrupt's id: a new question, or the same one asked again after an error.
+            return {"status": status, "turn": pending["id"]}
+        return {"status": status, "turn": None}
+
+
+async def live_messages(
+    reader: GameReader, box: AnswerBox, game_id: str, audience: str, after: int
+) -> AsyncIterator[dict[str, str]]:
+    """The SSE messages for one audience, skipping frames up to number `after`."""
+    queue: asyncio.Queue[StreamPart] = asyncio.Queue()
+    pump = None
+    if server_games.is_server_game(game_id):
+        pump = asyncio.create_task(_pump(game_id, queue))
+    framer, status = Framer(audience), Status(reader, box, game_id, audience)
+    sent, last_ply, over, last_status = -1, -1, False, None
+    head = await asyncio.to_thread(reader.head, game_id)
+
+    def emit(steps: list[Step]) -> list[dict[str, str]]:
+        nonlocal sent, last_ply, over
+        messages = []
+        for step in steps:
+            if step.game.ply <= last_ply:
+                continue  # already sent from the backlog
+            last_ply, over = step.game.ply, step.game.is_over
+            frame = framer.frame(step)
+            if frame is None:
+                continue
+            sent += 1
+            if sent > after:
+                messages.append({"event": "frame", "id": str(sent), "data": json.dumps(frame)})
+        return messages
+
+    try:
+        for message in emit(await asyncio.to_thread(reader.steps, game_id)):
+            yield message
+        yield {"event": "ready", "data": "{}"}
+        while True:
+            current = await status.now(over)
+            if current != last_status:
+                last_status = current
+                yield {"event": "status", "data": json.dumps(current)}
+            if over:
+                yield {"event": "end", "data": "{}"}
+                return
+            part = None
+            with contextlib.suppress(TimeoutError):
+                part = await asyncio.wait_for(queue.get(), QUIET_S)
+            step = _step_of(part) if part is not None else None
+            if step is not None and step.game.ply <= last_ply + 1:
+                new_steps = [step]
+            else:  # quiet, a gap, an interrupt or the end of a run: read what is saved
+                latest = await asyncio.to_thread(reader.head, game_id)
+                if latest == head and step is None:
+                    continue
+                head = latest
+                new_steps = await asyncio.to_thread(reader.steps, game_id)
+            for message in emit(new_steps):
+                yield message
+    finally:
+        if pump is not None:
+            pump.cancel()

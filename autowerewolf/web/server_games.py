@@ -1,0 +1,110 @@
+"""Games run by the LangGraph server: creating them, their status, their pending human
+decision, resuming them, and adopting games the server's registry does not know.
+
+Everything goes through LangGraph's in-process client (`get_client(url=None)`): requests
+into this same server that skip its auth, so callers must have authorized the user.
+Only UUID game ids can be LangGraph threads; other games (from the command line) are
+read from the database only.
+"""
+
+import uuid
+from typing import Any
+
+from langgraph_sdk import get_client
+from langgraph_sdk.client import LangGraphClient
+
+from autowerewolf.graph.builder import RECURSION_LIMIT
+from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import GameSetup
+from autowerewolf.runner import MAX_CONCURRENCY
+
+GRAPH_ID = "werewolf"
+GAME_TAG = {"aw": "game"}
+RUN_OPTIONS: dict[str, Any] = {
+    "config": {"recursion_limit": RECURSION_LIMIT, "max_concurrency": MAX_CONCURRENCY},
+    # Every step is committed before the next starts, as on the command line.
+    "durability": "sync",
+    # One run per game at a time: a second resume would lose answers.
+    "multitask_strategy": "reject",
+    "stream_mode": ["updates"],
+}
+
+_client: LangGraphClient | None = None
+
+
+def client() -> LangGraphClient:
+    """Created on first use: the in-process transport needs the server's app to exist."""
+    global _client
+    if _client is None:
+        _client = get_client(url=None, api_key=None)
+    return _client
+
+
+def is_server_game(game_id: str) -> bool:
+    try:
+        return str(uuid.UUID(game_id)) == game_id
+    except ValueError:
+        return False
+
+
+async def create_game(setup: GameSetup, seating: Seating) -> str:
+    thread = await client().threads.create(
+        metadata={**GAME_TAG, "graph_id": GRAPH_ID}, graph_id=GRAPH_ID
+    )
+    game_id = str(thread["thread_id"])
+    game_input = {
+        "setup": setup.model_dump(mode="json"),
+        "seating": seating.model_dump(mode="json"),
+    }
+    await client().runs.create(game_id, GRAPH_ID, input=game_input, **RUN_OPTIONS)
+    return game_id
+
+
+async def resume(game_id: str, answers: dict[str, Any] | None = None) -> None:
+    command = {"resume": answers} if answers is not None else None
+    await client().runs.create(game_id, GRAPH_ID, command=command, **RUN_OPTIONS)
+
+
+async def thread_statuses() -> dict[str, str]:
+    """LangGraph's status (idle, busy, interrupted, error) of every game thread."""
+    statuses: dict[str, str] = {}
+    offset, page = 0, 500
+    while True:
+        threads = await client().threads.search(metadata=GAME_TAG, limit=page, offset=offset)
+        statuses.update({str(t["thread_id"]): str(t["status"]) for t in threads})
+        if len(threads) < page:
+            return statuses
+        offset += page
+
+
+def interrupt_of(thread: dict[str, Any]) -> dict[str, Any] | None:
+    """The human decision a thread waits for: `{"id", "value"}`, where `value` carries
+    every asked seat's private view (nodes/ask.py): hand each seat only its own part."""
+    if thread["status"] != "interrupted":
+        return None
+    interrupts = [i for batch in (thread.get("interrupts") or {}).values() for i in batch]
+    return interrupts[0] if interrupts else None
+
+
+async def pending_interrupt(game_id: str) -> dict[str, Any] | None:
+    if not is_server_game(game_id):
+        return None
+    return interrupt_of(await client().threads.get(game_id))
+
+
+async def adopt(game_ids: list[str]) -> list[str]:
+    """Register saved games the server's thread registry does not know: it is a file
+    flushed every few seconds, so a killed server forgets its newest games, and games
+    written by another process were never in it. Without `graph_id` their state reads empty."""
+    known = set(await thread_statuses())
+    adopted = []
+    for game_id in game_ids:
+        if is_server_game(game_id) and game_id not in known:
+            await client().threads.create(
+                thread_id=game_id,
+                if_exists="do_nothing",
+                metadata={**GAME_TAG, "graph_id": GRAPH_ID, "adopted": True},
+                graph_id=GRAPH_ID,
+            )
+            adopted.append(game_id)
+    return adopted

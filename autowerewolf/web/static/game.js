@@ -1,0 +1,123 @@
+// One game: live or replayed, from one audience's point of view.
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { api, post, html, ErrorLine, absolute } from "/app/api.js";
+import { useLive } from "/app/live.js";
+import { SeatCircle, Transcript, Votes, flatten, rowsUpTo } from "/app/table.js";
+import { DrillDown } from "/app/drill.js";
+import { MyStanding, SeatPanel } from "/app/seat.js";
+
+const PLAY_MS = 250;
+
+function Links({ links }) {
+  if (!links || !Object.keys(links).length) return null;
+  return html`<details class="card links" id="links"><summary>Links to hand out</summary>
+    <ul>${Object.entries(links).map(([who, link]) => html`<li>
+      <b>${who}</b> <a id=${`link-${who}`} href=${link}>${absolute(link)}</a></li>`)}</ul>
+    <p class="hint">A seat's link plays that seat; the spectator's link shows the public view.</p>
+  </details>`;
+}
+
+function Controls({ position, total, onMove, playing, onPlay }) {
+  const live = position === null;
+  const at = live ? total : position + 1;
+  return html`<div class="controls" id="controls">
+    <button id="to-start" onClick=${() => onMove(0)} title="first event">« start</button>
+    <button id="step-back" onClick=${() => onMove(Math.max(0, at - 2))} title="previous event">◀</button>
+    <button id="play" onClick=${onPlay}>${playing ? "pause" : "play"}</button>
+    <button id="step-forward" onClick=${() => onMove(Math.min(total - 1, at))} title="next event">▶</button>
+    <button id="to-live" onClick=${() => onMove(null)} title="latest event">latest »</button>
+    <input id="scrubber" type="range" min="0" max=${Math.max(total - 1, 0)} value=${at - 1}
+      onInput=${(e) => onMove(Number(e.target.value))} />
+    <span id="position">${live ? `latest (${total} events)` : `event ${at} of ${total}`}</span>
+  </div>`;
+}
+
+function statusText(status, connection) {
+  if (!status) return connection;
+  if (status.waiting_for && status.waiting_for.length) return `waiting for ${status.waiting_for.join(", ")}`;
+  return status.status;
+}
+
+export function GamePage({ gameId, me }) {
+  const [header, setHeader] = useState(null);
+  const [audience, setAudience] = useState(null);
+  const [error, setError] = useState(null);
+  const [position, setPosition] = useState(null); // null: follow the game
+  const [playing, setPlaying] = useState(false);
+  const [drill, setDrill] = useState(null);
+  const { frames, status, ready, connection } = useLive(gameId, audience);
+  const marked = useRef(false);
+
+  const loadHeader = (chosen) =>
+    api(`/aw/games/${encodeURIComponent(gameId)}${chosen ? `?audience=${encodeURIComponent(chosen)}` : ""}`)
+      .then((body) => { setHeader(body); setAudience(body.audience); }, setError);
+  useEffect(() => { loadHeader(null); }, [gameId]);
+  useEffect(() => { if (status && audience) loadHeader(audience); }, [status]);
+  useEffect(() => {
+    if (ready && !marked.current) {
+      marked.current = true;
+      performance.mark("aw-ready-rendered"); // the backlog is on the page
+    }
+  }, [ready, frames]);
+
+  const events = useMemo(() => flatten(frames), [frames]);
+  const total = events.length;
+  useEffect(() => {
+    if (!playing) return undefined;
+    const timer = setInterval(() => setPosition((p) => {
+      const next = p === null ? total - 1 : p + 1;
+      if (next >= total - 1) { setPlaying(false); return null; }
+      return next;
+    }), PLAY_MS);
+    return () => clearInterval(timer);
+  }, [playing, total]);
+
+  if (error) return html`<${ErrorLine} error=${error} />`;
+  if (!header) return html`<p>Loading…</p>`;
+  const shown = position === null ? total : position + 1;
+  const current = shown ? events[shown - 1] : null;
+  const frame = current ? frames[current.frame] : frames[frames.length - 1];
+  const players = frame ? frame.players : [];
+  const focus = new Set(current ? [current.event.actor, current.event.target, ...current.event.targets] : []);
+  const visible = events.slice(0, shown).map((e) => e.event);
+  const over = frame && frame.over;
+  const centre = html`<div id="centre">
+    <div class="day">Day ${frame ? frame.day : 1}</div>
+    ${over ? html`<div class="winner" id="winner">${frame.winner ? `${frame.winner} win` : "draw"}</div>` : ""}
+  </div>`;
+  const changeAudience = (value) => {
+    setPosition(null);
+    setDrill(null);
+    loadHeader(value);
+  };
+
+  return html`<section class="game" data-ready=${ready || ""}>
+    <div class="game-head">
+      <h2>Game <span class="mono">${gameId}</span> · ${header.board}</h2>
+      <span class="status" id="status" data-status=${status ? status.status : ""}>${statusText(status, connection)}</span>
+      <label>Audience <select id="audience" value=${audience} onChange=${(e) => changeAudience(e.target.value)}>
+        ${header.audiences.map((a) => html`<option value=${a}>${a === "god" ? "god view" : a}</option>`)}
+      </select></label>
+    </div>
+    <${Links} links=${header.links} />
+    ${me.kind === "owner" && header.server && status && status.status === "stopped" && html`<p class="card">
+      This game stopped before its end (its server was stopped).
+      <button id="resume" onClick=${() => post(`/aw/games/${encodeURIComponent(gameId)}/resume`, {}).catch(setError)}>Resume it</button></p>`}
+    <${Controls} position=${position} total=${total} playing=${playing}
+      onMove=${(p) => { setPlaying(false); setPosition(p === null || p >= total - 1 ? null : p); }}
+      onPlay=${() => { if (!playing && position === null) setPosition(0); setPlaying(!playing); }} />
+    <div class="board">
+      <div class="left">
+        <${SeatCircle} players=${players} focus=${focus} centre=${centre} />
+        ${me.kind === "seat" && html`<${SeatPanel} gameId=${gameId} turn=${status ? status.turn : null} />`}
+        <${MyStanding} me=${header.me} />
+        <${Votes} events=${visible} />
+      </div>
+      <div class="right">
+        <${Transcript} rows=${rowsUpTo(frames, shown)} onRecord=${setDrill} />
+        ${drill !== null && html`<${DrillDown} gameId=${gameId} audience=${audience} refNo=${drill}
+          onClose=${() => setDrill(null)} />`}
+      </div>
+    </div>
+  </section>`;
+}

@@ -1,0 +1,117 @@
+// The lobby: create a game (board, rule flags, seats, seed) and list the database's games.
+import { useEffect, useState } from "preact/hooks";
+import { api, post, html, ErrorLine } from "/app/api.js";
+
+function seatIds(count) {
+  return Array.from({ length: count }, (_, i) => `P${String(i + 1).padStart(2, "0")}`);
+}
+
+function Flag({ flag, value, onChange }) {
+  const id = `flag-${flag.name}`;
+  let input;
+  if (flag.type === "bool") {
+    input = html`<input id=${id} type="checkbox" checked=${value}
+      onChange=${(e) => onChange(e.target.checked)} />`;
+  } else if (flag.choices) {
+    input = html`<select id=${id} value=${value} onChange=${(e) => onChange(e.target.value)}>
+      ${flag.choices.map((c) => html`<option value=${c}>${c}</option>`)}</select>`;
+  } else {
+    input = html`<input id=${id} type="number" step="any" value=${value}
+      onChange=${(e) => onChange(Number(e.target.value))} />`;
+  }
+  return html`<label class="flag" title=${flag.help}>${input} ${flag.name}</label>`;
+}
+
+function NewGame({ choices, onCreated }) {
+  const [board, setBoard] = useState("12-A");
+  const [seed, setSeed] = useState("");
+  const [defaultKind, setDefaultKind] = useState("random");
+  const [seats, setSeats] = useState({});
+  const [flags, setFlags] = useState({});
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const boardInfo = choices.boards.find((b) => b.name === board);
+  const kinds = choices.kinds;
+
+  const submit = async (event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const variants = {};
+    for (const flag of choices.variants) {
+      if (flag.name in flags && flags[flag.name] !== flag.default) variants[flag.name] = flags[flag.name];
+    }
+    const chosen = Object.fromEntries(
+      Object.entries(seats).filter(([seat, kind]) => kind && seatIds(boardInfo.seats).includes(seat)));
+    try {
+      const made = await post("/aw/games", {
+        board, seed: seed === "" ? null : Number(seed), variants, default: defaultKind, seats: chosen,
+      });
+      onCreated(made);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return html`<form class="card" id="new-game" onSubmit=${submit}>
+    <h2>New game</h2>
+    <div class="row">
+      <label>Board <select id="board" value=${board} onChange=${(e) => setBoard(e.target.value)}>
+        ${choices.boards.map((b) => html`<option value=${b.name}>${b.name} (${b.seats} seats)</option>`)}
+      </select></label>
+      <label>Seed <input id="seed" type="number" min="0" placeholder="random" value=${seed}
+        onInput=${(e) => setSeed(e.target.value)} /></label>
+      <label>Every seat <select id="default-kind" value=${defaultKind}
+          onChange=${(e) => setDefaultKind(e.target.value)}>
+        ${kinds.map((k) => html`<option value=${k.kind}>${k.label}</option>`)}</select></label>
+    </div>
+    <div class="seats-form">
+      ${seatIds(boardInfo.seats).map((seat) => html`<label class="seat-kind">${seat}
+        <select id=${`kind-${seat}`} value=${seats[seat] || ""}
+            onChange=${(e) => setSeats({ ...seats, [seat]: e.target.value })}>
+          <option value="">(every seat)</option>
+          ${kinds.map((k) => html`<option value=${k.kind}>${k.label}</option>`)}
+        </select></label>`)}
+    </div>
+    <details><summary>Rule variants</summary>
+      <div class="flags">${choices.variants.map((flag) => html`<${Flag} flag=${flag}
+        value=${flag.name in flags ? flags[flag.name] : flag.default}
+        onChange=${(v) => setFlags({ ...flags, [flag.name]: v })} />`)}</div>
+    </details>
+    <button id="create" type="submit" disabled=${busy}>Create game</button>
+    <${ErrorLine} error=${error} />
+  </form>`;
+}
+
+function GameList({ games }) {
+  if (!games.length) return html`<p>No games in this database yet.</p>`;
+  return html`<table class="games" id="games">
+    <thead><tr><th>game</th><th>board</th><th>status</th><th>day</th><th>winner</th><th>humans</th></tr></thead>
+    <tbody>${games.map((g) => html`<tr data-game=${g.game} data-status=${g.status}>
+      <td><a href=${`#/game/${encodeURIComponent(g.game)}`}>${g.game}</a>${g.server ? "" : " (CLI)"}</td>
+      <td>${g.board}</td><td class="status">${g.status}</td><td>${g.day}</td>
+      <td>${g.winner ? `${g.winner}: ${g.win_reason}` : ""}</td>
+      <td>${Object.entries(g.seats).filter(([, k]) => k === "human").map(([s]) => s).join(" ")}</td>
+    </tr>`)}</tbody></table>`;
+}
+
+export function Lobby({ me }) {
+  const [choices, setChoices] = useState(null);
+  const [games, setGames] = useState([]);
+  const [error, setError] = useState(null);
+  const load = () => api("/aw/games").then(setGames, setError);
+  useEffect(() => {
+    if (me.kind === "owner") api("/aw/choices").then(setChoices, setError);
+    load();
+    const timer = setInterval(load, 3000);
+    return () => clearInterval(timer);
+  }, []);
+  const created = (made) => { location.hash = `#/game/${made.game}`; };
+  return html`<section class="lobby">
+    <${ErrorLine} error=${error} />
+    ${choices && html`<${NewGame} choices=${choices} onCreated=${created} />`}
+    <div class="card"><h2>Games</h2><${GameList} games=${games} /></div>
+  </section>`;
+}

@@ -1,0 +1,126 @@
+"""Driving the web app in headless Chromium (Playwright), and capturing every payload a
+page receives (fetch responses, and each server-sent event from the network itself)."""
+
+import contextlib
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from autowerewolf.rules.decisions import MAX_TEXT_CHARS
+from tests.web.conftest import SCREENSHOTS, Server
+
+VIEWPORT = {"width": 1360, "height": 900}
+
+
+@dataclass
+class Tab:
+    """One browser context (its own cookie jar: one person) with one page."""
+
+    page: Any
+    payloads: list[str] = field(default_factory=list)
+
+    def close(self) -> None:
+        self.page.context.close()
+
+
+def open_tab(browser: Any, server: Server, link: str) -> Tab:
+    """A new person opens a link (the token moves into their cookie)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    tab = Tab(page)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.on("Network.eventSourceMessageReceived", lambda e: tab.payloads.append(e["data"]))
+    page.on("response", lambda response: _keep_body(tab, response))
+    page.goto(link if link.startswith("http") else f"{server.url}{link}")
+    assert "token=" not in page.url, "the token must leave the address bar"
+    return tab
+
+
+def _keep_body(tab: Tab, response: Any) -> None:
+    if "/aw/" not in response.url or "/events" in response.url:
+        return
+    with contextlib.suppress(Exception):  # a redirect or an aborted request has no body
+        tab.payloads.append(response.text())
+
+
+def screenshot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=False)
+
+
+def create_in_lobby(tab: Tab, seats: dict[str, str], seed: int, flags: tuple[str, ...] = ()) -> str:
+    """Fill the lobby's form and create the game; the page moves to it."""
+    page = tab.page
+    page.wait_for_selector("#new-game")
+    page.fill("#seed", str(seed))
+    for seat, kind in seats.items():
+        page.select_option(f"#kind-{seat}", kind)
+    if flags:
+        page.click("#new-game summary")
+        for flag in flags:
+            page.check(f"#flag-{flag}")
+    page.click("#create")
+    page.wait_for_function("location.hash.startsWith('#/game/')", timeout=60_000)
+    page.wait_for_selector("#circle", timeout=60_000)
+    return str(page.evaluate("location.hash")).split("#/game/")[1]
+
+
+def wait_finished(page: Any, timeout_s: float = 120) -> None:
+    page.wait_for_selector("#winner", timeout=timeout_s * 1000)
+    page.wait_for_selector('#status[data-status="finished"]', timeout=timeout_s * 1000)
+
+
+def frame_arrivals(page: Any) -> list[tuple[int | None, float]]:
+    """(ply, epoch seconds) of every frame the page received, from its performance marks."""
+    marks = page.evaluate(
+        "performance.getEntriesByName('aw-frame')"
+        ".map(m => [m.detail.ply, (performance.timeOrigin + m.startTime) / 1000])"
+    )
+    return [(ply, at) for ply, at in marks]
+
+
+def ready_at(page: Any) -> float:
+    """Milliseconds from navigation until the backlog was on the page."""
+    page.wait_for_function("performance.getEntriesByName('aw-ready-rendered').length > 0")
+    return float(page.evaluate("performance.getEntriesByName('aw-ready-rendered')[0].startTime"))
+
+
+def epoch(iso: str) -> float:
+    return datetime.fromisoformat(iso).timestamp()
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def answer_until_over(tab: Tab, limit_s: float = 180) -> tuple[list[str], list[str]]:
+    """Answer every decision shown on this seat's page with its first option until the game
+    is over. The first speech is too long at first: the page must show the server's error.
+    Returns the decision keys answered and the errors shown."""
+    page, answered, errors = tab.page, [], []
+    deadline = time.monotonic() + limit_s
+    while not page.locator("#winner").count():
+        assert time.monotonic() < deadline, f"still playing after {answered}"
+        form = page.locator("#decision")
+        if not form.count():
+            page.wait_for_timeout(50)
+            continue
+        key = form.get_attribute("data-key")
+        page.locator("#decision input[type=radio]").first.check()
+        if page.locator("#speech").count():
+            if not errors:
+                page.fill("#speech", "x" * (MAX_TEXT_CHARS + 1))
+                page.click("#send")
+                page.wait_for_selector("#decision .error[role=alert]")
+                errors.append(page.inner_text("#decision .error[role=alert]"))
+            page.fill("#speech", f"I am {page.inner_text('#my-role')}... or am I?")
+        page.click("#send")
+        page.wait_for_function(
+            "key => !document.querySelector(`#decision[data-key='${key}']`)", arg=key
+        )
+        answered.append(str(key))
+    return answered, errors

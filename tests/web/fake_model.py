@@ -1,0 +1,78 @@
+"""A stand-in OpenAI-compatible model server on 127.0.0.1 for the web tests' LLM seats: it
+answers chat completions with a legal structured answer (a seeded fill of the request's
+JSON schema), reports token usage, and writes a marker into every answer's private
+reasoning (`SECRET-P03-7`) so that leak scans can look for it."""
+
+import hashlib
+import json
+import random
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from autowerewolf.backends.simulated import fill
+
+SEAT = re.compile(r"\(seat (P\d\d)\)")
+
+
+class _Handler(BaseHTTPRequestHandler):
+    calls = 0
+    lock = threading.Lock()
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    def do_POST(self) -> None:
+        request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        prompt = "\n".join(str(m.get("content", "")) for m in request["messages"])
+        schema = request["response_format"]["json_schema"]["schema"]
+        digest = hashlib.blake2b(prompt.encode(), digest_size=8).digest()
+        answer = fill(schema, random.Random(int.from_bytes(digest, "big")))
+        with _Handler.lock:
+            _Handler.calls += 1
+            number = _Handler.calls
+        seat = SEAT.search(prompt)
+        if "reasoning" in answer:
+            answer["reasoning"] = f"SECRET-{seat.group(1) if seat else 'P00'}-{number}"
+        content = json.dumps(answer)
+        body = json.dumps(
+            {
+                "id": f"chatcmpl-{number}",
+                "object": "chat.completion",
+                "created": 0,
+                "model": request.get("model", "fake"),
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": content},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": len(prompt) // 4,
+                    "completion_tokens": len(content) // 4,
+                    "total_tokens": len(prompt) // 4 + len(content) // 4,
+                },
+            }
+        ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@contextmanager
+def fake_model_server() -> Iterator[str]:
+    """The server's base URL (`http://127.0.0.1:PORT/v1`) while it runs."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
