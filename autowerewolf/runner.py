@@ -18,7 +18,7 @@ from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
 from autowerewolf.integrity import checked_game, checked_values
 from autowerewolf.players.records import DecisionRecord
-from autowerewolf.players.seating import Seating
+from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.simple import ScriptedAnswer
 from autowerewolf.preflight import preflight
 from autowerewolf.rules.config import GameSetup, one_line
@@ -252,17 +252,24 @@ class Games:
         new_id: str,
         overrides: dict[str, str] | None = None,
         player_seed: int | None = None,
+        into: "Games | None" = None,
+        seats: dict[str, PlayerKind] | None = None,
     ) -> GameRecord:
         """A new game continuing from step `ply` of `game_id`; the original is not touched.
 
-        `overrides` maps seats to the answer they give to the decision pending at that step.
+        `overrides` maps seats to the answer they give to the decision pending at that step;
+        `seats` changes the kind of player at some seats. The new game is written `into`
+        another database when given (the source may then be opened read-only).
         """
         check_game_id(new_id)
-        if self.exists(new_id):
+        target = into or self
+        if target.exists(new_id):
             raise GameError(f"game {new_id!r} already exists; choose another --new-id")
         source = self._snapshot_at(game_id, ply)
         record = _record(game_id, source)
         seating = _fork_seating(record, overrides or {}, player_seed)
+        if seats:
+            seating = seating.model_copy(update={"seats": {**seating.seats, **seats}})
         # The fork must resume at the same node: re-apply the state as the node that wrote it.
         if ply == 0:
             as_node = "setup"
@@ -279,9 +286,9 @@ class Games:
             "events": record.events,
             "records": record.records,
         }
-        self._writable()
-        self.graph.update_state(self.run_config(new_id), values, as_node=as_node)
-        return self.load(new_id)
+        target._writable()
+        target.graph.update_state(target.run_config(new_id), values, as_node=as_node)
+        return target.load(new_id)
 
 
 def check_game_id(game_id: str) -> None:

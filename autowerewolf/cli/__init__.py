@@ -4,6 +4,7 @@ from autowerewolf.cli import (  # noqa: F401  (registers the commands)
     eval_cmds,
     play_cmds,
     serve_cmds,
+    study_cmds,
     view_cmds,
 )
 from autowerewolf.cli.app import app

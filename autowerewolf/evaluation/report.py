@@ -11,6 +11,8 @@ from typing import Any
 
 from autowerewolf.evaluation import plots
 from autowerewolf.evaluation.facts import GameRow
+from autowerewolf.evaluation.gte import RESAMPLES as GTE_RESAMPLES
+from autowerewolf.evaluation.gte import gte_json, gte_ratings, gte_rows
 from autowerewolf.evaluation.metrics import KPI_NAMES, Aggregator, contestant_metrics
 from autowerewolf.evaluation.ratings import (
     BTResult,
@@ -35,6 +37,9 @@ DEFINITIONS = {
     "sheriff_influence": "share of voters moving to the sheriff's recommended target between "
     "a pre-vote and the final vote: n/a, no pre-vote probe data is recorded",
     **{f"kpi_{role}": text for role, text in KPI_NAMES.items()},
+    "gte": "game-theoretic rating (Kaggle Game Arena, polarix ce_maxent): expected payoff "
+    "against the max-entropy correlated equilibrium of the roles x contestants win-rate game, "
+    "minus the equilibrium payoff (0 = in the equilibrium's support); bootstrap over games",
 }
 FIGURES = (
     ("ratings", "Ratings with 95% bootstrap intervals"),
@@ -121,6 +126,13 @@ def _tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]
         ]
         for n in names
     ]
+    gte = data["ratings"]["gte"]
+    gte_table = (
+        "Game-theoretic ratings (max-entropy CE over role win rates"
+        + (f": {', '.join(gte['roles'])})" if gte else ": n/a, no role held by every contestant)"),
+        ["contestant", "GTE rating", "95% interval", "equilibrium weight"],
+        gte_rows(gte) if gte else [],
+    )
     return [
         (
             "Ratings (Bradley-Terry headline; Elo and OpenSkill baselines)",
@@ -128,6 +140,7 @@ def _tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]
             rating_rows,
         ),
         ("P(row ranks above column), bootstrap", ["", *names], above),
+        gte_table,
         (
             "Outcomes and voting",
             [
@@ -309,6 +322,9 @@ def build_report(
                     for i, a in enumerate(names)
                 },
             },
+            "gte": gte_json(
+                gte_ratings(agg.teams, names, min(resamples, GTE_RESAMPLES), seed=seed)
+            ),
             "bt_by_role_pairs": sorted(by_role.items()),
             "team_elo": team_elo(agg.teams, names),
             "openskill": {

@@ -1,0 +1,184 @@
+"""Counterfactual experiments: arms are independent forks into the experiment's own
+database, the source game stays byte-identical, re-running continues, and the interval
+of a difference is Newcombe's."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from autowerewolf.backends.config import ModelOverride
+from autowerewolf.cli import app
+from autowerewolf.errors import SettingsError
+from autowerewolf.evaluation.experiments import (
+    ExperimentSpec,
+    fork_missing,
+    newcombe,
+    player_seed,
+    prepare,
+    run_experiment,
+    summarize,
+)
+from autowerewolf.evaluation.saved import SavedGames
+from autowerewolf.players.factory import DEFAULT_MODELS
+from autowerewolf.rules.engine import pending_decision
+from autowerewolf.runner import Games
+from tests.evaluation.conftest import files_digest
+
+GAME = "study-00000"
+
+
+def day1_vote(db: Path) -> tuple[int, str, list[str]]:
+    """The step of the source game's Day-1 exile vote, its Seer, and the voters."""
+    games = SavedGames(db)
+    try:
+        seer = next(s.id for s in games.load(GAME).game.seats if s.role.value == "seer")
+        for _, state in games.states(GAME):
+            decision = pending_decision(state)
+            if decision is not None and decision.key == "d1:exile_vote:r1":
+                return state.ply, seer, list(decision.options)
+    finally:
+        games.close()
+    raise AssertionError("no Day-1 vote")
+
+
+def seer_exile(db: Path, replicates: int) -> ExperimentSpec:
+    step, seer, voters = day1_vote(db)
+    forced = {f"{v}.exile_vote": seer for v in voters if v != seer}
+    return ExperimentSpec(
+        source=str(db), game_id=GAME, step=step, replicates=replicates, overrides=forced
+    )
+
+
+def test_newcombe_by_hand() -> None:
+    # Newcombe (1998), Statistics in Medicine 17:873, example (a): 56/70 - 48/80 = 0.2000,
+    # hybrid score interval (method 10) 0.0524 to 0.3339.
+    lo, hi = newcombe(56, 70, 48, 80)
+    assert lo == pytest.approx(0.0524, abs=5e-5) and hi == pytest.approx(0.3339, abs=5e-5)
+
+
+@dataclass(frozen=True)
+class Grown:
+    spec: ExperimentSpec  # the final design: 2 replicates per arm
+    folder: Path
+    rounds: list[list[str]]  # the games each run played
+    outcomes: dict[str, str]
+    source_untouched: bool
+
+
+@pytest.fixture(scope="module")
+def grown(study_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Grown:
+    """The Seer-exile experiment run three times: 1 replicate, then 2, then 2 again."""
+    before = files_digest(study_db)
+    folder = tmp_path_factory.mktemp("experiment") / "exp"
+    small = seer_exile(study_db, replicates=1)
+    more = small.model_copy(update={"replicates": 2})
+    rounds: list[list[str]] = []
+    outcomes: dict[str, str] = {}
+    for spec in (small, more, more):
+        played: list[str] = []
+        db = prepare(spec, folder)
+        outcomes = run_experiment(
+            spec, db, DEFAULT_MODELS, progress=lambda i, _, played=played: played.append(i)
+        )
+        rounds.append(sorted(played))
+    return Grown(more, folder, rounds, outcomes, files_digest(study_db) == before)
+
+
+def test_arms_are_independent_forks_and_the_source_is_untouched(
+    grown: Grown, study_db: Path
+) -> None:
+    spec = grown.spec
+    assert grown.source_untouched
+    assert set(grown.outcomes) == {"baseline-000", "baseline-001", "treatment-000", "treatment-001"}
+    assert set(grown.outcomes.values()) <= {"good", "wolf", "draw"}
+    games = Games(grown.folder / "games.db")
+    source = SavedGames(study_db)
+    try:
+        original = source.at_ply(GAME, spec.step)
+        for game_id in grown.outcomes:
+            # Each continuation starts at the chosen step of the source game itself.
+            first = next(iter(games.history(game_id)))
+            assert first.values["game"] == original.game
+            assert first.values["events"] == original.events
+            record = games.load(game_id)
+            assert record.seating.player_seed == player_seed(spec, int(game_id[-3:]))
+            forced = [r for r in record.records if r.player == "override"]
+            if game_id.startswith("treatment"):
+                assert {r.option for r in forced} == set(spec.overrides.values())
+                assert len(forced) == len(spec.overrides)
+            else:
+                assert forced == []
+        assert GAME not in games.ids()
+    finally:
+        games.close()
+        source.close()
+    # Distinct seeds within an arm, shared across arms.
+    assert player_seed(spec, 0) != player_seed(spec, 1)
+
+
+def test_rerunning_continues_and_refuses_another_design(grown: Grown, study_db: Path) -> None:
+    assert grown.rounds == [
+        ["baseline-000", "treatment-000"],
+        ["baseline-001", "treatment-001"],
+        [],
+    ]
+    summary = summarize(grown.spec, grown.outcomes)
+    assert summary["arms"]["baseline"]["finished"] == 2
+    other = grown.spec.model_copy(update={"seed": 9})
+    with pytest.raises(SettingsError, match="another experiment"):
+        prepare(other, grown.folder)
+    with pytest.raises(SettingsError, match="its own database"):
+        prepare(grown.spec, study_db.parent)
+
+
+def test_a_seat_handed_to_a_model_plays_as_llm(study_db: Path, tmp_path: Path) -> None:
+    step, seer, _ = day1_vote(study_db)
+    spec = ExperimentSpec(
+        source=str(study_db),
+        game_id=GAME,
+        step=step,
+        replicates=1,
+        seat=seer,
+        seat_model=ModelOverride(backend="local", model="sim"),
+    )
+    out = prepare(spec, tmp_path / "exp")
+    assert fork_missing(spec, out) == 2
+    games = Games(out)
+    try:
+        assert games.load("treatment-000").seating.kind_of(seer) == "llm"
+        assert games.load("baseline-000").seating.kind_of(seer) != "llm"
+    finally:
+        games.close()
+
+
+def test_summary_by_hand() -> None:
+    spec = ExperimentSpec(source="x.db", game_id="g", step=1, replicates=4)
+    outcomes = {
+        "baseline-000": "good", "baseline-001": "good", "baseline-002": "wolf",
+        "baseline-003": "draw", "treatment-000": "wolf", "treatment-001": "wolf",
+        "treatment-002": "good",
+    }  # fmt: skip
+    summary = summarize(spec, outcomes)
+    base, treat = summary["arms"]["baseline"], summary["arms"]["treatment"]
+    assert (base["finished"], base["draws"], base["good"]["rate"]) == (4, 1, 0.5)
+    assert (treat["finished"], treat["planned"], treat["good"]["wins"]) == (3, 4, 1)
+    assert summary["difference"]["good"]["diff"] == pytest.approx(1 / 3 - 1 / 2)
+    lo, hi = newcombe(1, 3, 2, 4)
+    assert summary["difference"]["good"]["lo"] == lo and summary["difference"]["good"]["hi"] == hi
+
+
+def test_cli_experiment_prints_both_arms(study_db: Path, tmp_path: Path) -> None:
+    spec = seer_exile(study_db, replicates=1)
+    sets = [arg for k, v in spec.overrides.items() for arg in ("--set", f"{k}={v}")]
+    args = ["experiment", GAME, "--step", str(spec.step), "--replicates", "1", *sets]
+    args += ["--db", str(study_db), "--out", str(tmp_path / "exp")]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "baseline" in result.output and "treatment - baseline" in result.output
+    assert (tmp_path / "exp" / "summary.json").is_file()
+    wrong = [*args[:6], "--set", "P01.wolves=P02", "--db", str(study_db), "--out"]
+    refused = CliRunner().invoke(app, [*wrong, str(tmp_path / "other")])
+    assert refused.exit_code == 2 and "exile_vote decision" in refused.output
+    assert not (tmp_path / "other" / "experiment.json").exists()

@@ -1,0 +1,175 @@
+"""VA and OI by hand on a tiny item set answered by a scripted fake model; resumable runs;
+the heuristic player outscores random with separated intervals."""
+
+import json
+from pathlib import Path
+
+import pytest
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from pydantic import BaseModel
+
+from autowerewolf.backends.config import ModelConfig, PlayerModels
+from autowerewolf.errors import SettingsError
+from autowerewolf.evaluation.position_run import RunSpec, UnderTest, check_agent, run_positions
+from autowerewolf.evaluation.position_scores import (
+    bootstrap_mean,
+    opponent_inference,
+    r_precision,
+    summarize,
+)
+from autowerewolf.evaluation.positions import Filters, PositionItem, build_items
+from autowerewolf.players.factory import ModelPool
+from tests.fakes.chat import FakeChatModel, legal_json
+
+MODELS = PlayerModels(default=ModelConfig(backend="local", model="fake"))
+
+
+class FakePool(ModelPool):
+    """Every config gets the same scripted fake; the configs asked for are kept."""
+
+    def __init__(self, fake: FakeChatModel) -> None:
+        super().__init__()
+        self.fake = fake
+        self.configs: list[ModelConfig] = []
+
+    def chat(self, config: ModelConfig) -> BaseChatModel:
+        self.configs.append(config)
+        return self.fake
+
+
+def votes_p02() -> FakeChatModel:
+    """Votes P02; rates the first and third seat it is asked about werewolf 4 and every
+    other rating 0 (the targets come in seat order: the living seats but the voter)."""
+
+    def respond(messages: list[BaseMessage], schema: type[BaseModel]) -> str:
+        answer = json.loads(legal_json(messages, schema))
+        if "choice" in answer:
+            return json.dumps({**answer, "choice": "P02"})
+        targets = list(answer)
+        return json.dumps(
+            {
+                seat: {
+                    **{role: 0 for role in row if role != "evidence"},
+                    "evidence": "x",
+                    "werewolf": 4 if seat in (targets[0], targets[2]) else 0,
+                }
+                for seat, row in answer.items()
+            }
+        )
+
+    return FakeChatModel(respond=respond)
+
+
+@pytest.fixture(scope="module")
+def good_items(study_db: Path) -> list[PositionItem]:
+    items = list(build_items(study_db, Filters(camps=frozenset({"good"}))))
+    assert len(items) >= 2
+    return items
+
+
+def tiny(items: list[PositionItem]) -> list[PositionItem]:
+    """Two good-camp items where P02 may be voted for, made hand-checkable: references P02
+    and abstain; opponents: the first two living seats other than the voter."""
+    votable = [i for i in items if "P02" in i.view.options]
+    made = []
+    for item, reference in zip(votable[:2], ("P02", "abstain"), strict=True):
+        living = [p.seat for p in item.view.players if p.alive and p.seat != item.view.seat]
+        key = item.answer_key.model_copy(
+            update={"reference_vote": reference, "opponents": (living[0], living[1])}
+        )
+        made.append(item.model_copy(update={"answer_key": key}))
+    return made
+
+
+def spec(decodes: int = 2, seed: int = 0, players: str = "llm") -> RunSpec:
+    models = MODELS.model_dump() if players == "llm" else None
+    return RunSpec(
+        items="x", players=players, agent=None, models=models, decodes=decodes, seed=seed
+    )
+
+
+def test_r_precision_by_hand() -> None:
+    # k = 2: A takes the first place; B and C tie for the last one, C is an opponent: 1/2.
+    assert r_precision({"A": 3, "B": 2, "C": 2, "D": 0}, {"A", "C"}) == 0.75
+    assert r_precision({"A": 1, "B": 1, "C": 1, "D": 1}, {"A"}) == 0.25  # all tied: k/n
+    assert r_precision({"A": 0.9, "B": 0.1}, {"A"}) == 1.0
+    assert r_precision({"A": 0.1, "B": 0.9}, {"A"}) == 0.0
+
+
+def test_bootstrap_mean() -> None:
+    flat = bootstrap_mean([0.5] * 8)
+    assert flat == {"mean": 0.5, "lo": 0.5, "hi": 0.5, "n": 8}
+    spread = bootstrap_mean([1.0, 0.0, 1.0, 1.0], seed=3)
+    assert spread["mean"] == 0.75 and 0.0 <= spread["lo"] < 0.75 < spread["hi"] <= 1.0  # type: ignore[operator]
+    assert bootstrap_mean([])["mean"] is None
+
+
+def test_va_and_oi_by_hand_with_a_fake_model(
+    good_items: list[PositionItem], tmp_path: Path
+) -> None:
+    """Item 1: reference P02, the model votes P02: VA 1. Item 2: reference abstain: VA 0.
+    OI: truth is the first two living seats, the model's top two are the first and the
+    third: one of two, 0.5 on both items. Two decodes each, identical here."""
+    items = tiny(good_items)
+    tested = UnderTest(spec(), MODELS, FakePool(votes_p02()))
+    rows = run_positions(items, tested, tmp_path / "r.jsonl")
+    assert len(rows) == 4 and all(r["calls"] == 2 for r in rows)
+    for row in rows:
+        assert row["va"] == (1.0 if row["item"] == items[0].id else 0.0)
+        assert row["oi"] == 0.5
+    summary = summarize(items, rows)
+    assert summary["overall"]["va"]["mean"] == 0.5
+    assert summary["overall"]["oi"]["mean"] == 0.5
+    assert summary["calls"] == 8 and summary["tokens_in"] > 0
+    # Each decode samples with its own seed.
+    pool = tested.pool
+    assert isinstance(pool, FakePool) and len({c.seed for c in pool.configs}) == 2
+
+
+def test_failed_answers_score_zero(good_items: list[PositionItem], tmp_path: Path) -> None:
+    fake = FakeChatModel(respond=lambda m, s: "not json")
+    tested = UnderTest(spec(decodes=1), MODELS, FakePool(fake))
+    rows = run_positions(tiny(good_items)[:1], tested, tmp_path / "r.jsonl")
+    assert rows[0]["va"] == 0.0 and rows[0]["oi"] == 0.0 and rows[0]["fallbacks"] == 2
+    assert opponent_inference(None, tiny(good_items)[0]) == 0.0
+
+
+def test_rerunning_continues_and_refuses_another_run(
+    good_items: list[PositionItem], tmp_path: Path
+) -> None:
+    out = tmp_path / "r.jsonl"
+    fake = votes_p02()
+    items = tiny(good_items)
+    run_positions(items[:1], UnderTest(spec(), MODELS, FakePool(fake)), out)
+    asked = len(fake.prompts)
+    assert asked == 4  # 2 decodes x (vote + estimates)
+    # A crash in the middle of a line: that line is dropped and asked again.
+    out.write_text(out.read_text() + '{"item": "cut')
+    rows = run_positions(items, UnderTest(spec(), MODELS, FakePool(fake)), out)
+    assert len(fake.prompts) == asked + 4 and len(rows) == 4
+    assert len(out.read_text().splitlines()) == 5  # the spec line and four answers
+    run_positions(items, UnderTest(spec(), MODELS, FakePool(fake)), out)
+    assert len(fake.prompts) == asked + 4  # nothing left to ask
+    with pytest.raises(SettingsError, match="another run"):
+        run_positions(items, UnderTest(spec(seed=1), MODELS, FakePool(fake)), out)
+
+
+def test_agents_are_checked_against_the_registry() -> None:
+    check_agent(None)
+    check_agent("plain")
+    with pytest.raises(SettingsError, match="unknown agent 'smart'; available: plain"):
+        check_agent("smart")
+
+
+def test_heuristic_outscores_random_with_separated_intervals(
+    study_db: Path, tmp_path: Path
+) -> None:
+    items = list(build_items(study_db, Filters(players=frozenset({"heuristic"}))))
+    summaries = {}
+    for kind in ("heuristic", "random"):
+        rows = run_positions(items, UnderTest(spec(5, players=kind)), tmp_path / f"{kind}.jsonl")
+        summaries[kind] = summarize(items, rows)["overall"]
+    h, r = summaries["heuristic"], summaries["random"]
+    for metric in ("va", "oi"):
+        assert h[metric]["lo"] > r[metric]["hi"], (metric, h[metric], r[metric])
