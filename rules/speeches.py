@@ -31,6 +31,13 @@ def explode(state: GameState, seat_id: str) -> GameState:
     return state.model_copy(update=update)
 
 
+def publish(state: GameState, speaker: str, label: str, text: str, events: list[Event]) -> None:
+    """A public speech, labelled with the step it was given in."""
+    events.append(
+        event(state, EventKind.SPEECH, Audience.PUBLIC, actor=speaker, value=label, text=text)
+    )
+
+
 def speech_step(label: str, then: str) -> Resolver:
     """The resolver of a speaking step: each speaker in turn speaks (a public speech labelled
     `label`) or explodes; after the last one the game goes to step `then`."""
@@ -40,16 +47,7 @@ def speech_step(label: str, then: str) -> Resolver:
         action = answers[speaker]
         if action.option == Option.EXPLODE:
             return explode(state, speaker)
-        events.append(
-            event(
-                state,
-                EventKind.SPEECH,
-                Audience.PUBLIC,
-                actor=speaker,
-                value=label,
-                text=action.text,
-            )
-        )
+        publish(state, speaker, label, action.text, events)
         rest = state.speakers[1:]
         if rest:
             return state.model_copy(update={"speakers": rest})
