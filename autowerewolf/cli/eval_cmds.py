@@ -9,11 +9,13 @@ import typer
 from rich.progress import Progress
 
 from autowerewolf.cli.app import app, console, fail, one_line_errors
+from autowerewolf.cli.options import ProbesOption, with_probes
 from autowerewolf.evaluation.config import load_tournament
 from autowerewolf.evaluation.facts import GameRow
 from autowerewolf.evaluation.report import Report, build_report
 from autowerewolf.evaluation.results import databases, iter_rows
 from autowerewolf.evaluation.tournament import pending, run_tournament
+from autowerewolf.players.seating import Seating
 
 OutOption = Annotated[
     Path | None, typer.Option("--out", help="Report folder (HTML, Markdown, CSV, JSON).")
@@ -39,9 +41,12 @@ def tournament(
     concurrency: Annotated[
         int | None, typer.Option(help="Games played at once (processes).", min=1)
     ] = None,
+    probes: ProbesOption = None,
 ) -> None:
     """Play a tournament (running it again continues it), then write its report."""
     spec = load_tournament(config)
+    if probes is not None:
+        spec = spec.model_copy(update={"probes": list(with_probes(Seating(), probes).probes)})
     out = out or Path("tournaments") / spec.name
     db = db or out / "games.db"
     todo, done = pending(spec, db)
