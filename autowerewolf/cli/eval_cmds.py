@@ -74,6 +74,10 @@ def report(
     ] = None,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples.", min=100)] = 1000,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
+    debate_game: Annotated[
+        str | None,
+        typer.Option(help="Game whose synthetic votes the debate chart shows (default: first)."),
+    ] = None,
 ) -> None:
     """Write the report (HTML, Markdown, CSV, JSON) of every finished game in SOURCE."""
     dbs = databases(source)
@@ -83,7 +87,7 @@ def report(
         return chain.from_iterable(iter_rows(db, tournament=tournament_name) for db in dbs)
 
     try:
-        result = build_report(rows(), out, resamples=resamples, seed=seed)
+        result = build_report(rows(), out, resamples=resamples, seed=seed, plot_game=debate_game)
     except ValueError as err:
         raise fail(str(err)) from None
     _print_ranking(result, out)
