@@ -11,7 +11,6 @@ probe on, and reports its calls, tokens and wall time.
 """
 
 import argparse
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -19,7 +18,12 @@ from pathlib import Path
 from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
-from autowerewolf.players.factory import LOCAL_CONTEXT_TOKENS, ModelPool, PlayerBuilder
+from autowerewolf.players.factory import (
+    LOCAL_CONTEXT_TOKENS,
+    ModelPool,
+    PlayerBuilder,
+    load_models,
+)
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.prompts.probes import PROBES
@@ -77,23 +81,26 @@ def report_calls(seeds: range) -> None:
             print(f"{protocol:<12} {label:>5} {len(chosen):>5} {cells}")
 
 
-def one_local_day(seed: int) -> None:
-    """Night 1 and Day 1 on the embedded model: bidding and every probe."""
+def one_local_day(board: str, seed: int, max_tokens: int, timeout_s: int, db: Path) -> None:
+    """Night 1 and Day 1 on the embedded model: bidding and every probe. A role estimate
+    of every other seat needs more than the default 400 answer tokens, and more time on a
+    busy CPU: `max_tokens` and `timeout_s` raise both."""
     pool = ModelPool(LocalServer(ctx_size=LOCAL_CONTEXT_TOKENS))
-    setup = GameSetup(seed=seed, max_days=1, variants={"discussion": "bidding"})
-    with tempfile.TemporaryDirectory() as tmp:
-        games = Games(
-            Path(tmp) / "day.db", create=True, context=GameContext(PlayerBuilder(None, pool))
-        )
-        started = time.perf_counter()
-        try:
-            record = games.start("day", setup, Seating(default="llm", probes=PROBES))
-        finally:
-            pool.close()
-            games.close()
-        wall = time.perf_counter() - started
+    settings = [f"default.max_tokens={max_tokens}", f"default.timeout_s={timeout_s}"]
+    models = load_models(None, settings)
+    variants = {"discussion": "bidding"}
+    setup = GameSetup(board=board, seed=seed, max_days=1, variants=variants)
+    games = Games(db, create=True, context=GameContext(PlayerBuilder(models, pool)))
+    started = time.perf_counter()
+    try:
+        record = games.start(f"day-{seed}", setup, Seating(default="llm", probes=PROBES))
+    finally:
+        pool.close()
+        games.close()
+    wall = time.perf_counter() - started
     records = [r for r in record.records if r.player == "llm"]
-    print(f"One day (Night 1 + Day 1, seed {seed}) on the embedded model, bidding + all probes:")
+    print(f"One {board} day (Night 1 + Day 1, seed {seed}) on the embedded model, bidding and")
+    print(f"every probe, answers up to {max_tokens} tokens:")
     print(f"wall time {wall:.0f} s; status {record.status}; steps {record.game.ply}")
     by_kind: dict[str, list[DecisionRecord]] = {}
     for r in records:
@@ -115,13 +122,18 @@ def one_local_day(seed: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=30, help="random games per protocol")
+    parser.add_argument("--games", type=int, default=30, help="random games per protocol (0: none)")
     parser.add_argument("--local", action="store_true", help="also one day on the local model")
     parser.add_argument("--seed", type=int, default=7, help="seed of the local day")
+    parser.add_argument("--board", default="12-A", help="board of the local day")
+    parser.add_argument("--max-tokens", type=int, default=1200, help="answer bound, local day")
+    parser.add_argument("--timeout", type=int, default=900, help="seconds per call, local day")
+    parser.add_argument("--db", type=Path, default=Path("protocols-day.db"), help="local day")
     args = parser.parse_args()
-    report_calls(range(args.games))
+    if args.games:
+        report_calls(range(args.games))
     if args.local:
-        one_local_day(args.seed)
+        one_local_day(args.board, args.seed, args.max_tokens, args.timeout, args.db)
 
 
 if __name__ == "__main__":
