@@ -14,7 +14,7 @@ class AutoWerewolfError(Exception):
     """Base of the project's errors: bad input or a state the user can act on."""
 
 
-class SettingsError(AutoWerewolfError):
+class SettingsError(AutoWerewolfError, ValueError):
     """A settings file or flag (game, script, models, tournament) that cannot be used."""
 
 

@@ -2,14 +2,18 @@
 board, and its script against the decisions it reaches. One place, so a game is validated
 once, and a mistake is one error before the first step."""
 
+import re
+from collections.abc import Mapping
+
 from autowerewolf.errors import SettingsError
 from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import ScriptedAnswer, scripted_action
 from autowerewolf.rules.config import GameConfig, GameSetup
-from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Action
+from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Action, Option
 from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_decision
 from autowerewolf.rules.random_play import random_action
 from autowerewolf.rules.rng import seat_seed
+from autowerewolf.rules.steps import STEPS
 
 
 def seat_ids(config: GameConfig) -> tuple[str, ...]:
@@ -26,17 +30,40 @@ def _check_seats(config: GameConfig, seating: Seating) -> None:
             )
 
 
-def _answers(entry: object) -> list[ScriptedAnswer]:
+# n<night>:<step>[:<seat>] or d<day>:<step>[:<seat>|:r<round>] (docs/scripts.md).
+DECISION_KEY = re.compile(r"[nd][1-9]\d{0,3}:(?P<step>[a-z_]+)(?::(?:P\d\d|r[12]))?")
+
+
+def _answers(entry: object) -> list[tuple[str | None, ScriptedAnswer]]:
+    """(seat, answer) pairs of one script entry; seat None for an answer to every seat."""
+    if isinstance(entry, str):
+        return [(None, ScriptedAnswer(option=entry))]
     if isinstance(entry, ScriptedAnswer):
-        return [entry]
-    if isinstance(entry, dict):
-        return [a for a in entry.values() if isinstance(a, ScriptedAnswer)]
+        return [(None, entry)]
+    if isinstance(entry, Mapping):
+        return [(seat, _answers(a)[0][1]) for seat, a in entry.items()]
     return []
 
 
-def _check_texts(seating: Seating) -> None:
+def _check_script(config: GameConfig, seating: Seating) -> None:
+    """What can be told without playing: keys name real steps, seats are on the board,
+    options are option words or seats, texts are within bounds."""
+    seats = set(seat_ids(config))
+    words = {o.value for o in Option}
     for key, entry in {**seating.decisions, **seating.overrides}.items():
-        for answer in _answers(entry):
+        match = DECISION_KEY.fullmatch(key)
+        if match is None or match["step"] not in STEPS:
+            raise SettingsError(f"script key {key!r} is not a decision key (see docs/scripts.md)")
+        for seat, answer in _answers(entry):
+            if seat is not None and seat not in seats:
+                raise SettingsError(
+                    f"script answer at {key} names seat {seat!r}, not on this board"
+                )
+            if answer.option not in words and answer.option not in seats:
+                raise SettingsError(
+                    f"script answer {answer.option!r} at {key} is neither a seat of this board "
+                    f"nor one of: {', '.join(sorted(words))}"
+                )
             if len(answer.text) > MAX_TEXT_CHARS:
                 raise SettingsError(
                     f"script answer at {key} has {len(answer.text)} characters of text; "
@@ -71,7 +98,7 @@ def preflight(setup: GameSetup, seating: Seating) -> GameConfig:
     """The game's validated configuration; raises a one-line error for any mistake."""
     config = setup.build()
     _check_seats(config, seating)
-    _check_texts(seating)
+    _check_script(config, seating)
     if seating.decisions or seating.overrides:
         dry_run(config, seating)
     return config

@@ -1,22 +1,27 @@
 """Playing, resuming, inspecting and forking games saved in a SQLite database."""
 
+import logging
+import re
+import sqlite3
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command, StateSnapshot
+from pydantic import ValidationError
 
-from autowerewolf.errors import GameError
+from autowerewolf.errors import GameError, StoreError
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
-from autowerewolf.graph.state import game_of, seating_of
+from autowerewolf.integrity import checked_game, checked_values
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import ScriptedAnswer
 from autowerewolf.preflight import preflight
-from autowerewolf.rules.config import GameSetup
+from autowerewolf.rules.config import GameSetup, one_line
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS
 from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Event
@@ -24,9 +29,12 @@ from autowerewolf.rules.state import GameState
 from autowerewolf.store import game_ids, open_saver
 
 GameStatus = Literal["finished", "waiting", "unfinished"]
+# Ids appear in commands, file names and URLs: letters, digits and . _ : - only.
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")
 ProgressHook = Callable[[GameState, list[Event]], None]
 # Every seat of a 12-player vote may think at once.
 MAX_CONCURRENCY = 16
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -52,25 +60,87 @@ def _status(snapshot: StateSnapshot) -> GameStatus:
 
 
 def _record(game_id: str, snapshot: StateSnapshot) -> GameRecord:
-    values = snapshot.values
+    values = checked_values(snapshot.values)
     return GameRecord(
         game_id=game_id,
         status=_status(snapshot),
-        game=game_of(values),
-        events=list(values.get("events", [])),
-        records=list(values.get("records", [])),
-        seating=seating_of(values),
+        game=values["game"],
+        events=values["events"],
+        records=values["records"],
+        seating=values["seating"],
         interrupts=[{"id": i.id, **i.value} for i in snapshot.interrupts],
     )
 
 
 class Games:
-    """The games of one database file."""
+    """The games of one database file.
 
-    def __init__(self, db: Path, *, create: bool = False, context: GameContext | None = None):
-        self.saver = open_saver(db, create=create)
+    `readonly`: open the file read-only (readers never change it). The writing methods
+    (`start`, `resume`, `fork`) then reopen it for writing when they are called, after the
+    reads that check the request, so a refused request or a damaged game writes nothing.
+    """
+
+    def __init__(
+        self,
+        db: Path,
+        *,
+        create: bool = False,
+        readonly: bool = False,
+        context: GameContext | None = None,
+    ):
+        self.db = db
+        self.readonly = readonly and not create
+        self.saver = open_saver(db, create=create, readonly=self.readonly)
         self.graph = build_graph().compile(checkpointer=self.saver)
         self.context = context or GameContext()
+
+    def _writable(self) -> None:
+        if not self.readonly:
+            return
+        # Closed first: SQLite shares one -shm mapping per file within a process, and the
+        # reader's read-only mapping would make the writer read-only too.
+        self.saver.conn.close()
+        self.saver, self.readonly = open_saver(self.db), False
+        self.graph = build_graph().compile(checkpointer=self.saver)
+
+    @contextmanager
+    def _reading(
+        self, game_id: str | None = None, newer: int = 0, ply: int | None = None
+    ) -> Iterator[None]:
+        """Whatever breaks while decoding a stored game becomes one line for the user.
+
+        A damaged payload can fail anywhere in LangGraph's or pydantic's decoding, with any
+        exception type, so everything is caught; the traceback goes to the log."""
+        try:
+            yield
+        except (GameError, StoreError):
+            raise
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"{self.db} is not a usable game database ({err})") from None
+        except Exception as err:
+            log.warning("cannot read game %r in %s", game_id, self.db, exc_info=True)
+            if game_id is None:
+                raise StoreError(f"{self.db} is not a usable game database") from None
+            where = f"at step {ply}" if ply is not None else self._damaged_step(game_id, newer)
+            raise GameError(
+                f"game {game_id!r} is damaged {where} ({type(err).__name__}); "
+                "it cannot be read or resumed"
+            ) from None
+
+    def _damaged_step(self, game_id: str, newer: int) -> str:
+        """Where the unreadable checkpoint (`newer` checkpoints before the latest) is: after
+        the step held by the checkpoint just before it, when that one can be read."""
+        query = (
+            "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "
+            "ORDER BY checkpoint_id DESC LIMIT 1 OFFSET ?"
+        )
+        try:
+            (older_id,) = self.saver.conn.execute(query, (game_id, newer + 1)).fetchone()
+            config = self.run_config(game_id)
+            config["configurable"] |= {"checkpoint_ns": "", "checkpoint_id": older_id}
+            return f"after step {checked_game(self.graph.get_state(config).values).ply}"
+        except Exception:
+            return "at a checkpoint with no readable step before it"
 
     def close(self) -> None:
         self.saver.conn.close()
@@ -84,23 +154,29 @@ class Games:
         }
 
     def ids(self) -> list[str]:
-        return game_ids(self.saver)
+        with self._reading():
+            return game_ids(self.saver)
 
     def _snapshot(self, game_id: str) -> StateSnapshot:
-        snapshot = self.graph.get_state(self.run_config(game_id))
+        with self._reading(game_id):
+            snapshot = self.graph.get_state(self.run_config(game_id))
         if snapshot.metadata is None or "game" not in snapshot.values:
             raise GameError(f"no game {game_id!r} in this database")
         return snapshot
 
     def load(self, game_id: str) -> GameRecord:
-        return _record(game_id, self._snapshot(game_id))
+        snapshot = self._snapshot(game_id)
+        with self._reading(game_id):
+            return _record(game_id, snapshot)
 
     def exists(self, game_id: str) -> bool:
-        return self.graph.get_state(self.run_config(game_id)).metadata is not None
+        with self._reading(game_id):
+            return self.graph.get_state(self.run_config(game_id)).metadata is not None
 
     def start(
         self, game_id: str, setup: GameSetup, seating: Seating, progress: ProgressHook | None = None
     ) -> GameRecord:
+        check_game_id(game_id)
         if self.exists(game_id):
             raise GameError(f"game {game_id!r} already exists; use resume or another --game-id")
         preflight(setup, seating)  # a bad game fails here, before anything is saved
@@ -127,6 +203,7 @@ class Games:
         return self._run(game_id, None, progress)
 
     def _run(self, game_id: str, payload: Any, progress: ProgressHook | None) -> GameRecord:
+        self._writable()
         stream = self.graph.stream(
             payload,
             self.run_config(game_id),
@@ -143,16 +220,27 @@ class Games:
     def history(self, game_id: str) -> Iterator[StateSnapshot]:
         """Checkpoints with a game in them, oldest first."""
         self._snapshot(game_id)
-        snapshots = list(self.graph.get_state_history(self.run_config(game_id)))
+        snapshots: list[StateSnapshot] = []
+        history = self.graph.get_state_history(self.run_config(game_id))
+        while True:
+            with self._reading(game_id, newer=len(snapshots)):
+                snapshot = next(history, None)
+                if snapshot is not None and "game" in snapshot.values:
+                    checked_game(snapshot.values)
+            if snapshot is None:
+                break
+            snapshots.append(snapshot)
         return (s for s in reversed(snapshots) if "game" in s.values)
 
     def at_ply(self, game_id: str, ply: int) -> GameRecord:
-        return _record(game_id, self._snapshot_at(game_id, ply))
+        snapshot = self._snapshot_at(game_id, ply)
+        with self._reading(game_id, ply=ply):
+            return _record(game_id, snapshot)
 
     def _snapshot_at(self, game_id: str, ply: int) -> StateSnapshot:
         last = None
         for snapshot in self.history(game_id):
-            last = game_of(snapshot.values).ply
+            last = checked_game(snapshot.values).ply
             if last == ply:
                 return snapshot
         raise GameError(f"game {game_id!r} has no step {ply} (steps 0..{last})")
@@ -169,6 +257,7 @@ class Games:
 
         `overrides` maps seats to the answer they give to the decision pending at that step.
         """
+        check_game_id(new_id)
         if self.exists(new_id):
             raise GameError(f"game {new_id!r} already exists; choose another --new-id")
         source = self._snapshot_at(game_id, ply)
@@ -178,7 +267,10 @@ class Games:
         if ply == 0:
             as_node = "setup"
         else:
-            parent = self.graph.get_state(source.parent_config) if source.parent_config else None
+            with self._reading(game_id):
+                parent = (
+                    self.graph.get_state(source.parent_config) if source.parent_config else None
+                )
             as_node = parent.next[0] if parent and parent.next else "setup"
         values = {
             "setup": source.values.get("setup") or GameSetup(),
@@ -187,8 +279,17 @@ class Games:
             "events": record.events,
             "records": record.records,
         }
+        self._writable()
         self.graph.update_state(self.run_config(new_id), values, as_node=as_node)
         return self.load(new_id)
+
+
+def check_game_id(game_id: str) -> None:
+    if not GAME_ID.fullmatch(game_id):
+        raise GameError(
+            f"game id {game_id[:40]!r} is not allowed: 1-100 letters, digits or . _ : - "
+            "(starting with a letter or digit)"
+        )
 
 
 def _check_answers(record: GameRecord, answers: dict[str, Any]) -> None:
@@ -237,4 +338,7 @@ def _fork_seating(
         updates["overrides"] = {**seating.overrides, decision.key: forced}
     if player_seed is not None:
         updates["player_seed"] = player_seed
-    return seating.model_copy(update=updates)
+    try:  # validated: a seed too large to store must fail here, before anything is written
+        return Seating.model_validate({**seating.model_dump(), **updates})
+    except ValidationError as err:
+        raise GameError(one_line(err)) from None

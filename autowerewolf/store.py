@@ -1,4 +1,21 @@
-"""Games saved in one SQLite file: open it safely, list what it holds."""
+"""Games saved in one SQLite file: open it safely, list what it holds.
+
+Two ways to open a database, chosen by the caller (`open_saver(path, create=, readonly=)`):
+
+- **Readers** (`readonly=True`: games, inspect, history, replay, report) open the file
+  through a read-only SQLite URI and never switch the journal mode or create tables, so a
+  copied, foreign, damaged, empty or read-only file is byte-identical afterwards. Without a
+  `-wal` file the whole database is the `.db` file and it is opened `immutable=1` (plain
+  `mode=ro` would create `-wal`/`-shm` files beside it); with a `-wal` file (a game still
+  being played, or a crashed one) it is opened `mode=ro&readonly_shm=1`, which reads the
+  committed steps in the `-wal` without writing to the `-shm`.
+- **Writers** (`play`, `resume`, `batch`, `fork`, `tournament`) refuse a file that is not a
+  game database of this project (another program's SQLite file keeps its tables to itself)
+  and stamp the databases they create with `APPLICATION_ID` and `SCHEMA_VERSION`.
+
+Databases written before the stamp (application id 0 holding only this project's tables)
+are accepted by both; a writer stamps them.
+"""
 
 import sqlite3
 from pathlib import Path
@@ -14,6 +31,12 @@ from autowerewolf.rules import config, events, roles, state, variants
 
 # Each game's busy writer waits this long for another process's transaction.
 BUSY_TIMEOUT_S = 60
+# Written into the SQLite header (bytes 68-71, "AWWF") so a writer can tell its own files.
+APPLICATION_ID = 0x41575746
+SCHEMA_VERSION = 1
+# LangGraph's checkpoint tables, plus the tournament's result rows.
+OWN_TABLES = frozenset({"checkpoints", "writes", "results"})
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 # Types restored from checkpoints. The serializer refuses unlisted classes (a saved game
@@ -33,29 +56,136 @@ def serializer() -> JsonPlusSerializer:
     )
 
 
-def open_saver(path: Path, *, create: bool) -> SqliteSaver:
-    """A checkpointer on `path`. Refuses a missing file unless `create`, and never writes
-    to a file that is not a readable SQLite database."""
-    if not path.exists() and not create:
-        raise StoreError(f"no game database at {path}")
-    if path.exists() and path.is_dir():
+def wal_path(path: Path) -> Path:
+    """The write-ahead log beside `path`: committed steps not yet copied into the `.db`."""
+    return path.with_name(path.name + "-wal")
+
+
+def shm_path(path: Path) -> Path:
+    return path.with_name(path.name + "-shm")
+
+
+def _check_file(path: Path, *, create: bool) -> None:
+    """Refuse what is not a file holding a SQLite database, before SQLite touches it."""
+    if not path.exists():
+        if not create:
+            raise StoreError(f"no game database at {path}")
+        return
+    if path.is_dir():
         raise StoreError(f"{path} is a directory, not a game database")
-    if path.exists() and path.stat().st_size > 0:
+    if not path.is_file():
+        raise StoreError(f"{path} is not a regular file")
+    if path.stat().st_size > 0:
         with path.open("rb") as f:
-            if f.read(16) != b"SQLite format 3\x00":
+            if f.read(16) != SQLITE_MAGIC:
                 raise StoreError(f"{path} is not a SQLite database")
-    if create:
-        path.parent.mkdir(parents=True, exist_ok=True)
+
+
+def _readonly_uri(path: Path) -> str:
+    uri = path.absolute().as_uri()
+    wal, shm = wal_path(path), shm_path(path)
+    if not wal.exists() or (wal.stat().st_size == 0 and not shm.exists()):
+        # Nothing lives outside the .db file: read it as an unchanging file (no locks, no
+        # -wal/-shm created). A writer starting during the read is the one risk (docs).
+        return f"{uri}?mode=ro&immutable=1"
+    if not shm.exists():
+        raise StoreError(
+            f"{path} has a -wal file but no -shm file beside it: copy both with the .db, "
+            "or open it once with `autowerewolf resume`"
+        )
+    return f"{uri}?mode=ro&readonly_shm=1"
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    # sqlite_sequence, sqlite_stat1...: SQLite's own bookkeeping, present in any database.
+    return {row[0] for row in rows if not row[0].startswith("sqlite_")}
+
+
+def _check_identity(conn: sqlite3.Connection, path: Path, *, readonly: bool) -> bool:
+    """Whether `path` is a game database of this project; False if it is still empty.
+
+    Raises StoreError for another program's database."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    tables = _tables(conn)
+    if app_id not in (0, APPLICATION_ID):
+        raise StoreError(
+            f"{path} belongs to another program (SQLite application id {app_id:#x}), "
+            "not a game database"
+        )
+    if not tables:
+        if readonly:
+            raise StoreError(f"{path} is empty, not a game database")
+        return False
+    foreign = sorted(tables - OWN_TABLES)
+    if foreign or "checkpoints" not in tables or "writes" not in tables:
+        held = ", ".join(sorted(tables)[:5]) or "no tables"
+        raise StoreError(f"{path} is not a game database (it holds {held})")
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{path} was written by a newer autowerewolf (schema {version}); upgrade to read it"
+        )
+    return True
+
+
+def _open_readonly(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(_readonly_uri(path), uri=True, check_same_thread=False)
     try:
-        conn = sqlite3.connect(path, check_same_thread=False, timeout=BUSY_TIMEOUT_S)
+        _check_identity(conn, path, readonly=True)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _open_writable(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, check_same_thread=False, timeout=BUSY_TIMEOUT_S)
+    try:
+        if not _check_identity(conn, path, readonly=False) or _unstamped(conn):
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("PRAGMA journal_mode=WAL")
         # WAL with synchronous=NORMAL survives a process kill (only an OS crash can lose
         # the last commits); FULL would cost ~4x per step (notes/langgraph.md).
         conn.execute("PRAGMA synchronous=NORMAL")
-        saver = SqliteSaver(conn, serde=serializer())
-        saver.setup()
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _unstamped(conn: sqlite3.Connection) -> bool:
+    application_id: int = conn.execute("PRAGMA application_id").fetchone()[0]
+    return application_id != APPLICATION_ID
+
+
+def connect(path: Path, *, create: bool = False, readonly: bool = False) -> sqlite3.Connection:
+    """A checked connection to the game database `path` (see the module docstring)."""
+    _check_file(path, create=create and not readonly)
+    if create and not readonly:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        return _open_readonly(path) if readonly else _open_writable(path)
+    except sqlite3.DatabaseError as err:
+        raise StoreError(f"{path} is not a usable game database ({err})") from None
+
+
+def open_saver(path: Path, *, create: bool = False, readonly: bool = False) -> SqliteSaver:
+    """A checkpointer on `path`.
+
+    `create`: a missing file becomes a new database (writers only). `readonly`: a reader's
+    connection; LangGraph's table set-up is skipped because the tables were checked."""
+    conn = connect(path, create=create, readonly=readonly)
+    saver = SqliteSaver(conn, serde=serializer())
+    try:
+        if readonly:
+            saver.is_setup = True
+        else:
+            saver.setup()
         conn.execute("SELECT count(*) FROM checkpoints").fetchone()
     except sqlite3.DatabaseError as err:
+        conn.close()
         raise StoreError(f"{path} is not a usable game database ({err})") from None
     return saver
 

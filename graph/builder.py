@@ -20,7 +20,9 @@ def route(state: GameGraphState) -> str:
 
 
 def build_graph() -> StateGraph[GameGraphState, GameContext, GameInput, GameGraphState]:
-    builder = StateGraph(GameGraphState, context_schema=GameContext, input_schema=GameInput)
+    builder: StateGraph[GameGraphState, GameContext, GameInput, GameGraphState] = StateGraph(
+        GameGraphState, context_schema=GameContext, input_schema=GameInput
+    )
     builder.add_node("setup", setup)
     builder.add_edge(START, "setup")
     builder.add_conditional_edges("setup", route, [FIRST_STEP])

@@ -1,7 +1,7 @@
 """A phase node: ask the seats the rules name, apply their answers through the rules, and
 ask the game's measurement probes around the step (nodes/probes.py)."""
 
-from collections.abc import Callable
+from typing import Protocol
 
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
@@ -18,7 +18,9 @@ from autowerewolf.nodes.ask import Table, ask
 from autowerewolf.nodes.probes import probe_after, probe_before
 from autowerewolf.rules.engine import apply, pending_decision
 
-PhaseNode = Callable[[GameGraphState, Runtime[GameContext]], GameGraphState]
+
+class PhaseNode(Protocol):
+    def __call__(self, state: GameGraphState, runtime: Runtime[GameContext]) -> GameGraphState: ...
 
 
 def game_id() -> str:

@@ -27,7 +27,7 @@ def answer_schema(text: TextKind | None, options: tuple[str, ...]) -> type[Answe
     """The schema of one decision: `choice` among `options`, plus the step's free text (a
     speech or a wolf message) if it takes one."""
     fields: dict[str, object] = {
-        "choice": (Literal[options], Field(description="One of the legal choices.")),  # type: ignore[valid-type]
+        "choice": (Literal[options], Field(description="One of the legal choices.")),
     }
     if text == "speech":
         fields["speech"] = (

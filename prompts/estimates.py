@@ -50,7 +50,7 @@ def estimates_schema(targets: tuple[str, ...], roles: tuple[str, ...]) -> type[B
         row_fields[role] = (int, Field(ge=0, le=4, description=f"Likelihood of {role} (0-4)."))
     row = create_model("RoleEstimate", __config__=ConfigDict(extra="forbid"), **row_fields)
     fields: dict[str, Any] = {seat: (row, Field(description=f"About {seat}.")) for seat in targets}
-    return create_model("RoleEstimates", __config__=ConfigDict(extra="forbid"), **fields)  # type: ignore[call-overload,no-any-return]
+    return create_model("RoleEstimates", __config__=ConfigDict(extra="forbid"), **fields)
 
 
 def estimates_data(parsed: BaseModel, roles: Sequence[str]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Running the death chain (RULES §7): a Hunter's shot, the win check, the badge, last words,
 then wherever the day goes next."""
 
-from autowerewolf.rules import day, night
+from autowerewolf.rules import day, night, speeches
 from autowerewolf.rules.common import event, others
 from autowerewolf.rules.deaths import kill, push_chain
 from autowerewolf.rules.decisions import Answers, Option, Options
@@ -83,14 +83,5 @@ def last_words_options(state: GameState) -> Options:
 def apply_last_words(state: GameState, answers: Answers, events: list[Event]) -> GameState:
     speaker = state.chain[0].seat
     assert speaker is not None
-    events.append(
-        event(
-            state,
-            EventKind.SPEECH,
-            Audience.PUBLIC,
-            actor=speaker,
-            value="last_words",
-            text=answers[speaker].text,
-        )
-    )
+    speeches.record_speech(state, speaker, "last_words", answers[speaker].text, events)
     return run_chain(pop_task(state), events)

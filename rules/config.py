@@ -49,7 +49,10 @@ class ConfigError(ValueError):
     """A configuration that cannot make a legal game; the message names the problem."""
 
 
-_FRIENDLY = {"Extra inputs are not permitted": "unknown field", "Field required": "missing"}
+_FRIENDLY = {
+    "Extra inputs are not permitted": "unknown field",
+    "Field required": "missing required field",
+}
 
 
 def one_line(err: ValidationError, limit: int = 3) -> str:

@@ -31,8 +31,10 @@ def explode(state: GameState, seat_id: str) -> GameState:
     return state.model_copy(update=update)
 
 
-def publish(state: GameState, speaker: str, label: str, text: str, events: list[Event]) -> None:
-    """A public speech, labelled with the step it was given in."""
+def record_speech(
+    state: GameState, speaker: str, label: str, text: str, events: list[Event]
+) -> None:
+    """A public speech, labelled by its step (campaign, discussion, last words...)."""
     events.append(
         event(state, EventKind.SPEECH, Audience.PUBLIC, actor=speaker, value=label, text=text)
     )
@@ -47,7 +49,7 @@ def speech_step(label: str, then: str) -> Resolver:
         action = answers[speaker]
         if action.option == Option.EXPLODE:
             return explode(state, speaker)
-        publish(state, speaker, label, action.text, events)
+        record_speech(state, speaker, label, action.text, events)
         rest = state.speakers[1:]
         if rest:
             return state.model_copy(update={"speakers": rest})

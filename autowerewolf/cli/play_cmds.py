@@ -37,7 +37,7 @@ from autowerewolf.prompts.render import describe
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import Audience, Event
 from autowerewolf.rules.state import GameState
-from autowerewolf.runner import GameRecord, Games, ProgressHook
+from autowerewolf.runner import GameRecord, Games, ProgressHook, check_game_id
 from autowerewolf.summary import summarize
 
 
@@ -146,7 +146,10 @@ def play(
     seating = with_probes(seating, probes)
     player_models = models_from(models, model)
     checked_models(setup, seating, player_models)
-    new_id = game_id or f"{setup.board}-s{setup.seed}-{os.urandom(2).hex()}"
+    new_id = (
+        game_id if game_id is not None else f"{setup.board}-s{setup.seed}-{os.urandom(2).hex()}"
+    )
+    check_game_id(new_id)
     with session(db, create=True, models=player_models) as games:
         narrator = None if json_out else make_narrator(narration, games)
         progress = watcher(watch, narrator)
@@ -223,7 +226,7 @@ def batch(
 ) -> None:
     """Play many games; running it again continues the unfinished ones and skips the rest."""
     player_models = models_from(models, model)
-    jobs = []
+    jobs: list[tuple[str, GameSetup, Seating]] = []
     for seed in range(seed_start, seed_start + games_count):
         setup, seating = build_game(config, None, board, seed, variant, None, players, seat)
         seating = with_probes(seating, probes)

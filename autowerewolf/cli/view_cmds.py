@@ -29,6 +29,7 @@ from autowerewolf.cli.options import (
 from autowerewolf.cli.play_cmds import finish, make_narrator, watcher
 from autowerewolf.errors import GameError, SettingsError
 from autowerewolf.prompts.render import describe
+from autowerewolf.rules.config import MAX_SEED
 from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.views import public_events, visible_events
@@ -208,6 +209,8 @@ def fork(
     if old_seed is not None:
         if player_seed is not None:
             raise SettingsError("give --player-seed only (--seed is its deprecated name)")
+        if old_seed > MAX_SEED:
+            raise SettingsError(f"--seed must be at most {MAX_SEED}")
         err_console.print("note: fork --seed is deprecated; it is --player-seed", highlight=False)
         player_seed = old_seed
     with session(db, models=models_from(models, model)) as store:

@@ -162,7 +162,7 @@ class Aggregator:
             t.irp_game.add(wolf_ballots / good_ballots)
         if row["exiles"] and any(s["camp"] == "good" for s in seats):
             t.vss_game.add(row["wolf_exiles"] / row["exiles"])
-        return score
+        return float(score)
 
     def add_all(self, rows: Iterable[GameRow]) -> "Aggregator":
         for row in rows:

@@ -31,7 +31,9 @@ def ratings(bt: BTResult) -> str:
     fig, ax = plt.subplots(figsize=(7, 0.6 * len(order) + 1.5))
     y = np.arange(len(order))
     skill = bt.skill[order]
-    errors = np.vstack([skill - bt.lo[order], bt.hi[order] - skill])
+    # With few games the point estimate can fall outside its bootstrap interval, and
+    # matplotlib refuses negative error bars: draw those as zero.
+    errors = np.clip(np.vstack([skill - bt.lo[order], bt.hi[order] - skill]), 0, None)
     colors = [PALETTE[i % len(PALETTE)] for i in order]
     ax.barh(y, skill, color=colors, alpha=0.35)
     ax.errorbar(skill, y, xerr=errors, fmt="o", color="black", capsize=6)

@@ -61,7 +61,8 @@ def _fit(
         return float(value), np.concatenate([[r.sum()], x.T @ r + RIDGE * params[1:]])
 
     x0 = np.zeros(x.shape[1] + 1) if start is None else start
-    return minimize(loss, x0, jac=True, method="L-BFGS-B").x
+    fitted: np.ndarray = minimize(loss, x0, jac=True, method="L-BFGS-B").x
+    return fitted
 
 
 def _newton_batch(
@@ -151,7 +152,7 @@ def openskill(teams: Sequence[GameTeams], names: Sequence[str]) -> dict[str, tup
     state = {c: (model.mu, model.sigma) for c in names}
     for t in teams:
         sides = [[c for c, n in side.items() for _ in range(n)] for side in (t.good, t.wolf)]
-        ranks = [0, 0] if t.outcome == 0.5 else [1 - t.outcome, t.outcome]
+        ranks = [0.0, 0.0] if t.outcome == 0.5 else [1.0 - t.outcome, float(t.outcome)]
         rated = model.rate(
             [[model.rating(mu=state[c][0], sigma=state[c][1]) for c in side] for side in sides],
             ranks=ranks,

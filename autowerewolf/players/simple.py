@@ -54,7 +54,7 @@ class ScriptedAnswer(BaseModel):
 # An answer for every seat asked ("P05" or {option, text}), or answers by seat. Tried in this
 # order: pydantic's default "smart" union would read {option: ..., text: ...} as answers by seat.
 ScriptEntry = Annotated[
-    str | ScriptedAnswer | dict[str, str | ScriptedAnswer], Field(union_mode="left_to_right")
+    str | ScriptedAnswer | Mapping[str, str | ScriptedAnswer], Field(union_mode="left_to_right")
 ]
 
 
@@ -63,7 +63,7 @@ def scripted_answer(
 ) -> ScriptedAnswer | None:
     """The script's answer for this seat and decision, or None where the script is silent."""
     entry = decisions.get(key)
-    if isinstance(entry, dict):
+    if isinstance(entry, Mapping):
         entry = entry.get(seat)
     if entry is None:
         return None

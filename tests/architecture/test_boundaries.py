@@ -121,3 +121,14 @@ def test_a_player_cannot_reach_the_seed_the_state_or_hidden_roles() -> None:
             assert obj.seat == seat, (seat, obj)  # type: ignore[attr-defined]
         if audience is Audience.WOLVES:
             assert seat in wolves, (seat, obj)
+
+
+def test_typecheck_tree_links_every_module() -> None:
+    """mypy reads the installed layout through typecheck/autowerewolf (pyproject.toml): it
+    must link every module and package, or mypy would silently skip one."""
+    tree = REPO / "typecheck" / "autowerewolf"
+    expected = {p.name for p in (REPO / "autowerewolf").iterdir() if p.name != "__pycache__"}
+    expected |= {"rules", "graph", "nodes", "prompts"}
+    links = {p.name: p for p in tree.iterdir()}
+    assert set(links) == expected
+    assert all(p.is_symlink() and p.exists() for p in links.values())

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from autowerewolf.backends.config import (
-    ConfigError,
     ModelConfig,
     PlayerModels,
+    SettingsError,
     load_player_models,
     parse_player_models,
 )
@@ -30,7 +30,7 @@ def models(**sections: Any) -> PlayerModels:
 
 
 def error_of(data: dict[str, Any]) -> str:
-    with pytest.raises(ConfigError) as info:
+    with pytest.raises(SettingsError) as info:
         parse_player_models(data)
     return str(info.value)
 
@@ -86,7 +86,7 @@ def test_layers_that_clash_fail_at_resolve() -> None:
         seats={"P02": {"backend": "api", "model": "gpt-y"}},
     )
     assert pm.resolve("P02", "villager").model == "gpt-y"
-    with pytest.raises(ConfigError, match=r"model config for P02 \(seer\): .*needs base_url"):
+    with pytest.raises(SettingsError, match=r"model config for P02 \(seer\): .*needs base_url"):
         pm.resolve_all({"P01": "villager", "P02": "seer"})
     assert set(pm.resolve_all({"P01": "villager", "P03": "seer"})) == {"P01", "P03"}
 
@@ -99,11 +99,11 @@ def test_moderator_override() -> None:
 
 def test_resolve_rejects_unknown_names() -> None:
     pm = models()
-    with pytest.raises(ConfigError, match="unknown role 'wizard'"):
+    with pytest.raises(SettingsError, match="unknown role 'wizard'"):
         pm.resolve("P01", "wizard")
-    with pytest.raises(ConfigError, match="unknown camp 'neutral'"):
+    with pytest.raises(SettingsError, match="unknown camp 'neutral'"):
         pm.resolve("P01", "seer", camp="neutral")
-    with pytest.raises(ConfigError, match="bad seat id 'seat1'"):
+    with pytest.raises(SettingsError, match="bad seat id 'seat1'"):
         pm.resolve("seat1", "seer")
 
 
@@ -209,7 +209,7 @@ def test_overrides_alone_build_a_config() -> None:
 def test_empty_yaml_file_means_no_settings(tmp_path: Path) -> None:
     path = tmp_path / "empty.yaml"
     path.write_text("", encoding="utf-8")
-    with pytest.raises(ConfigError, match="default: missing required field"):
+    with pytest.raises(SettingsError, match="default: missing required field"):
         load_player_models(path)
 
 
@@ -224,13 +224,13 @@ def test_empty_yaml_file_means_no_settings(tmp_path: Path) -> None:
 def test_unparseable_files(tmp_path: Path, content: str, suffix: str, expected: str) -> None:
     path = tmp_path / f"models{suffix}"
     path.write_text(content, encoding="utf-8")
-    with pytest.raises(ConfigError, match=expected) as info:
+    with pytest.raises(SettingsError, match=expected) as info:
         load_player_models(path)
     assert "\n" not in str(info.value)
 
 
 def test_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="model config file not found"):
+    with pytest.raises(SettingsError, match="model config file not found"):
         load_player_models(tmp_path / "nope.yaml")
 
 
@@ -250,9 +250,9 @@ def test_missing_file(tmp_path: Path) -> None:
 )
 def test_bad_overrides(override: str, expected: str) -> None:
     base = ["default.backend=local", "default.model=qwen"]
-    with pytest.raises(ConfigError, match=re.escape(expected)):
+    with pytest.raises(SettingsError, match=re.escape(expected)):
         load_player_models(None, [*base, override])
 
 
 def test_config_error_is_value_error() -> None:
-    assert issubclass(ConfigError, ValueError)
+    assert issubclass(SettingsError, ValueError)

@@ -7,13 +7,14 @@ import pytest
 from langchain_ollama import ChatOllama
 from langchain_openai import ChatOpenAI
 
-from autowerewolf.backends.config import ConfigError, ModelConfig
+from autowerewolf.backends.config import ModelConfig
 from autowerewolf.backends.factory import (
     PLACEHOLDER_API_KEY,
     check_api_keys,
     make_chat_model,
 )
 from autowerewolf.backends.local_server import LocalBackendError, LocalServer
+from autowerewolf.errors import SettingsError
 
 API = ModelConfig(
     backend="api",
@@ -44,12 +45,12 @@ def test_api_backend_builds_chat_openai(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_missing_key_env_fails_before_game(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("AW_TEST_KEY", raising=False)
-    with pytest.raises(ConfigError, match=r"AW_TEST_KEY .* is not set"):
+    with pytest.raises(SettingsError, match=r"AW_TEST_KEY .* is not set"):
         make_chat_model(API)
-    with pytest.raises(ConfigError, match="AW_TEST_KEY"):
+    with pytest.raises(SettingsError, match="AW_TEST_KEY"):
         check_api_keys([API])
     monkeypatch.setenv("AW_TEST_KEY", "  ")
-    with pytest.raises(ConfigError, match="not set or empty"):
+    with pytest.raises(SettingsError, match="not set or empty"):
         check_api_keys([API])
 
 
@@ -102,7 +103,7 @@ def test_local_backend_with_explicit_base_url() -> None:
 
 def test_local_backend_needs_a_server() -> None:
     cfg = ModelConfig(backend="local", model="qwen")
-    with pytest.raises(ConfigError, match="no local server was given"):
+    with pytest.raises(SettingsError, match="no local server was given"):
         make_chat_model(cfg)
     with pytest.raises(LocalBackendError, match="not started"):
         make_chat_model(cfg, local=LocalServer())

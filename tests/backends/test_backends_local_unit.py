@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import subprocess
@@ -31,22 +32,26 @@ def write_parts(tmp_path: Path, chunks: list[bytes]) -> list[Path]:
     return paths
 
 
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def test_assemble_concatenates_and_reuses(tmp_path: Path) -> None:
     parts = write_parts(tmp_path, [b"GGUF" + b"a" * 10, b"b" * 5, b"c"])
     dest = tmp_path / "cache" / "model.gguf"
-    assert assemble_model(parts, dest) == dest
+    assert assemble_model(parts, dest, sha256=sha(b"GGUFaaaaaaaaaabbbbbc")) == dest
     assert dest.read_bytes() == b"GGUFaaaaaaaaaabbbbbc"
     before = dest.stat().st_mtime_ns
-    assemble_model(parts, dest)
+    assemble_model(parts, dest, sha256=sha(b"GGUFaaaaaaaaaabbbbbc"))
     assert dest.stat().st_mtime_ns == before
-    assert [p.name for p in dest.parent.iterdir()] == ["model.gguf"]
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["model.gguf", "model.gguf.verified"]
 
 
 def test_assemble_replaces_truncated_file(tmp_path: Path) -> None:
     parts = write_parts(tmp_path, [b"GGUF1234", b"5678"])
     dest = tmp_path / "model.gguf"
     dest.write_bytes(b"GGUF12")
-    assemble_model(parts, dest)
+    assemble_model(parts, dest, sha256=sha(b"GGUF12345678"))
     assert dest.read_bytes() == b"GGUF12345678"
 
 
@@ -54,7 +59,7 @@ def test_assemble_rejects_non_gguf(tmp_path: Path) -> None:
     parts = write_parts(tmp_path, [b"ZIP!data"])
     dest = tmp_path / "out" / "model.gguf"
     with pytest.raises(LocalBackendError, match="does not start a GGUF file"):
-        assemble_model(parts, dest)
+        assemble_model(parts, dest, sha256=sha(b"ZIP!data"))
     assert not dest.exists()
 
 

@@ -13,6 +13,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
+from autowerewolf.backends.redact import redact_secrets
 from autowerewolf.backends.usage import usage_from_message
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
 from autowerewolf.players.llm.memory import SeatMemory
@@ -59,7 +60,8 @@ def _call(chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessa
     try:
         result = structured.invoke(messages)
     except Exception as err:  # a model call may fail in any way: it becomes a recorded retry
-        return CallOutcome(None, "", f"{type(err).__name__}: {err}", 0, 0, 0)
+        # Stored, logged and re-prompted: a server may have echoed the key into it.
+        return CallOutcome(None, "", redact_secrets(f"{type(err).__name__}: {err}"), 0, 0, 0)
     assert isinstance(result, dict)
     raw_message = result.get("raw")
     raw = raw_message.content if isinstance(raw_message, AIMessage) else ""
@@ -70,9 +72,9 @@ def _call(chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessa
         parsed=parsed if isinstance(parsed, BaseModel) else None,
         raw=raw if isinstance(raw, str) else str(raw),
         error=f"{error}" if error else None,
-        tokens_in=(usage or {}).get("prompt_tokens") or 0,
-        tokens_out=(usage or {}).get("completion_tokens") or 0,
-        cached_tokens=(usage or {}).get("cached_tokens") or 0,
+        tokens_in=(usage["prompt_tokens"] if usage else None) or 0,
+        tokens_out=(usage["completion_tokens"] if usage else None) or 0,
+        cached_tokens=(usage["cached_tokens"] if usage else None) or 0,
     )
 
 

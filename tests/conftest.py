@@ -1,4 +1,4 @@
-"""Game-graph fixtures."""
+"""Shared fixtures: a fresh game database."""
 
 from collections.abc import Iterator
 from pathlib import Path

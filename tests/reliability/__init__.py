@@ -1,0 +1,1 @@
+"""Tests of the reliability promises (docs/reliability.md), one file per promise."""

@@ -1,0 +1,95 @@
+"""Shared by the reliability tests: running the CLI in-process and watching files."""
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from click.testing import Result
+from typer.testing import CliRunner
+
+from autowerewolf.cli import app
+
+_runner = CliRunner()
+
+# Every command that only reads a database, with the arguments it needs for game `g`.
+READERS: dict[str, tuple[str, ...]] = {
+    "games": ("games",),
+    "inspect": ("inspect", "g"),
+    "inspect-step": ("inspect", "g", "--step", "3"),
+    "history": ("history", "g"),
+    "replay": ("replay", "g"),
+    "replay-public": ("replay", "g", "--as", "public"),
+}
+
+
+def cli(*args: Any) -> Result:
+    """Run the `autowerewolf` app in-process (stdout and stderr kept apart)."""
+    return _runner.invoke(app, [str(a) for a in args])
+
+
+def reader_args(name: str, db: Path, out: Path) -> list[Any]:
+    """A reading command on `db`; `report` writes its output into `out`."""
+    if name == "report":
+        return ["report", db, "--out", out, "--resamples", 100]
+    return [*READERS[name], "--db", db]
+
+
+ALL_READERS = (*READERS, "report")
+
+
+def problems(result: Result, *, allow_ok: bool) -> list[str]:
+    """What is wrong with how a command ended: a traceback, an exit code other than 2 (or
+    0 when `allow_ok`), or an error that is not exactly one `error:` line."""
+    found = []
+    output = result.stdout + result.stderr
+    if "Traceback" in output or not isinstance(result.exception, SystemExit | None):
+        found.append(f"traceback or uncaught {type(result.exception).__name__}")
+    if result.exit_code == 0 and not allow_ok:
+        found.append("accepted with exit code 0")
+    elif result.exit_code not in (0, 2):
+        found.append(f"exit code {result.exit_code}")
+    if result.exit_code == 2 and not _usage_error(result):
+        lines = result.stderr.strip().splitlines()
+        if len(lines) != 1 or not lines[0].startswith("error: "):
+            found.append(f"not one error line: {result.stderr[:300]!r}")
+    return found
+
+
+def _usage_error(result: Result) -> bool:
+    """Typer's own usage panel for a malformed flag (acceptable, exit code 2)."""
+    return "Usage:" in result.stderr and "error:" not in result.stderr
+
+
+@dataclass(frozen=True)
+class FileState:
+    """Bytes and modification times of a database, its -wal and -shm, and its folder."""
+
+    files: dict[str, tuple[bytes, int]]
+    names: tuple[str, ...]
+
+    @classmethod
+    def of(cls, db: Path) -> "FileState":
+        folder = db.parent
+        files = {}
+        for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            if path.is_file():
+                files[path.name] = (path.read_bytes(), path.stat().st_mtime_ns)
+        return cls(files, tuple(sorted(p.name for p in folder.iterdir())))
+
+
+def foreign_database(path: Path) -> None:
+    """Another program's SQLite file, with tables of its own."""
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+        conn.execute("INSERT INTO notes (body) VALUES ('keep me')")
+    conn.close()
+
+
+def error_line(result: Result) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    return lines[0]

@@ -1,0 +1,52 @@
+"""Promise: with only the README's main install (no `eval` extra), `--help` and every
+command but `report`/`tournament` work; those two say in one line which extra to install.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+# Runs in a fresh interpreter where the eval extra's packages cannot be imported, as on a
+# machine that never installed them; prints each command's exit code and output.
+_WITHOUT_EVAL = """
+import json, sys
+for name in ("numpy", "scipy", "openskill", "matplotlib"):
+    sys.modules[name] = None  # `import name` now fails as if it were not installed
+from typer.testing import CliRunner
+from autowerewolf.cli import app
+db = sys.argv[1]
+commands = [
+    ["--help"],
+    ["play", "--players", "random", "--seed", "108", "--game-id", "g", "--db", db],
+    ["games", "--db", db], ["inspect", "g", "--db", db], ["history", "g", "--db", db],
+    ["replay", "g", "--db", db], ["fork", "g", "--step", "3", "--db", db],
+    ["resume", "g", "--db", db],
+    ["batch", "--games", "1", "--players", "random", "--board", "8-arena", "--db", db],
+    ["report", db], ["tournament", "examples/tournament.yaml", "--db", db],
+]
+runner = CliRunner()
+results = [runner.invoke(app, args) for args in commands]
+print(json.dumps([[r.exit_code, r.stdout, r.stderr] for r in results]))
+"""
+
+
+def test_commands_without_the_eval_extra(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_EVAL, str(tmp_path / "games.db")],
+        capture_output=True, text=True, timeout=300, cwd=repo,
+        env={"AUTOWEREWOLF_LOG_DIR": str(tmp_path / "logs"), "PATH": "/usr/bin:/bin",
+             "HOME": str(tmp_path)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    *working, report, tournament = results
+    for code, stdout, stderr in working:
+        assert code == 0, (stdout, stderr)
+        assert "Traceback" not in stdout + stderr
+    assert "Winner:" in working[1][1]
+    hint = "needs the 'eval' extra (module 'matplotlib' is missing): pip install -e \".[eval]\""
+    for command, (code, stdout, stderr) in (("report", report), ("tournament", tournament)):
+        assert code == 2 and stdout == ""
+        assert stderr.strip().splitlines() == [f"error: `{command}` {hint}"]

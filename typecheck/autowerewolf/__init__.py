@@ -1,0 +1,1 @@
+../../autowerewolf/__init__.py

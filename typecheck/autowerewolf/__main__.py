@@ -1,0 +1,1 @@
+../../autowerewolf/__main__.py
