@@ -8,12 +8,13 @@ by seeded random legal choices. See docs/scripts.md.
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from autowerewolf.errors import SettingsError, settings_error
 from autowerewolf.files import read_mapping
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.simple import ScriptEntry
+from autowerewolf.prompts.probes import check_probes
 from autowerewolf.rules.config import GameSetup
 
 
@@ -37,6 +38,12 @@ class GameFile(BaseModel):
     players: PlayersSpec = PlayersSpec()
     player_seed: int | None = None
     decisions: dict[str, ScriptEntry] = {}
+    probes: list[str] = []
+
+    @field_validator("probes")
+    @classmethod
+    def _known_probes(cls, names: list[str]) -> list[str]:
+        return list(check_probes(names))
 
     def setup(self, seed: int) -> GameSetup:
         deal = self.deal
@@ -58,6 +65,7 @@ class GameFile(BaseModel):
             seats=self.players.seats,
             player_seed=self.player_seed,
             decisions=self.decisions,
+            probes=tuple(self.probes),
         )
 
 

@@ -41,6 +41,11 @@ class SeatTotals(BaseModel):
     tokens_out: int = 0
     cached_tokens: int = 0
     latency_s: float = 0.0
+    # Measurement probes, counted apart: they are not part of how the seat played.
+    probes: int = 0
+    probe_tokens_in: int = 0
+    probe_tokens_out: int = 0
+    probe_latency_s: float = 0.0
 
 
 class GameSummary(BaseModel):
@@ -64,6 +69,12 @@ def seat_totals(records: Sequence[DecisionRecord]) -> dict[str, SeatTotals]:
     totals: dict[str, SeatTotals] = {}
     for r in records:
         t = totals.setdefault(r.seat, SeatTotals())
+        if r.purpose == "probe":
+            t.probes += 1
+            t.probe_tokens_in += r.tokens_in or 0
+            t.probe_tokens_out += r.tokens_out or 0
+            t.probe_latency_s += r.latency_s
+            continue
         t.decisions += 1
         t.fallbacks += int(r.fallback)
         t.retries += r.retries

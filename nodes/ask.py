@@ -16,7 +16,7 @@ from langgraph.types import interrupt
 
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
-from autowerewolf.players.records import DecisionRecord
+from autowerewolf.players.records import DecisionRecord, Purpose
 from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import scripted_action
 from autowerewolf.prompts.render import lines
@@ -44,11 +44,16 @@ class Table:
         seed = self.seating.player_seed
         return self.game.config.seed if seed is None else seed
 
-    def request(self, seat: str, decision: PendingDecision) -> DecisionRequest:
+    def request(
+        self, seat: str, decision: PendingDecision, purpose: Purpose = "decision"
+    ) -> DecisionRequest:
+        """The seat's question. Its history leaves out probe answers: a probe must never
+        change how a seat plays (docs/evaluation.md, "Probes")."""
         return DecisionRequest(
             view=seat_view(self.game, self.events, seat, decision),
             seed=seat_seed(self.player_seed, seat),
-            history=tuple(r for r in self.records if r.seat == seat),
+            history=tuple(r for r in self.records if r.seat == seat and r.purpose != "probe"),
+            purpose=purpose,
         )
 
 
@@ -83,20 +88,28 @@ def ask(
     humans = [s for s in requests if s not in answers and table.seating.kind_of(s) == "human"]
     machines = [s for s in requests if s not in answers and s not in humans]
 
-    def decide(seat: str) -> Answer:
-        request = requests[seat]
-        return context.player(table.game_id, table.seating, request.view).decide(request)
-
-    if len(machines) > 1:
-        with ThreadPoolExecutor(max_workers=len(machines)) as pool:
-            answers.update(zip(machines, pool.map(decide, machines), strict=True))
-    else:
-        answers.update({s: decide(s) for s in machines})
+    answers.update(decide_each(context, table, {s: requests[s] for s in machines}))
     if humans:
         answers.update(ask_humans({s: requests[s] for s in humans}))
     ordered = {s: bounded(answers[s]) for s in sorted(answers)}
     records = [r for a in ordered.values() for r in (a.record, *a.notes)]
     return {s: a.action for s, a in ordered.items()}, records
+
+
+def decide_each(
+    context: GameContext, table: Table, requests: Mapping[str, DecisionRequest]
+) -> dict[str, Answer]:
+    """Each automatic seat's answer to its request, asked concurrently."""
+
+    def decide(seat: str) -> Answer:
+        request = requests[seat]
+        return context.player(table.game_id, table.seating, request.view).decide(request)
+
+    seats = list(requests)
+    if len(seats) > 1:
+        with ThreadPoolExecutor(max_workers=len(seats)) as pool:
+            return dict(zip(seats, pool.map(decide, seats), strict=True))
+    return {s: decide(s) for s in seats}
 
 
 # --- human seats ------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""A phase node: ask the seats the rules name, apply their answers through the rules."""
+"""A phase node: ask the seats the rules name, apply their answers through the rules, and
+ask the game's measurement probes around the step (nodes/probes.py)."""
 
 from typing import Protocol
 
@@ -14,8 +15,7 @@ from autowerewolf.graph.state import (
     seating_of,
 )
 from autowerewolf.nodes.ask import Table, ask
-from autowerewolf.players.records import DecisionRecord
-from autowerewolf.rules.decisions import Action
+from autowerewolf.nodes.probes import probe_after, probe_before
 from autowerewolf.rules.engine import apply, pending_decision
 
 
@@ -41,12 +41,15 @@ def phase_node(step: str) -> PhaseNode:
         if game.step != step:
             raise RuntimeError(f"node {step} reached in step {game.step}")
         decision = pending_decision(game)
-        answers: dict[str, Action] = {}
-        records: list[DecisionRecord] = []
-        if decision is not None:
-            table = Table(game_id(), game, events_of(state), records_of(state), seating_of(state))
-            answers, records = ask(context_of(runtime), table, decision)
+        if decision is None:
+            next_game, events = apply(game)
+            return {"game": next_game, "events": events, "records": []}
+        context = context_of(runtime)
+        table = Table(game_id(), game, events_of(state), records_of(state), seating_of(state))
+        answers, records = ask(context, table, decision)
+        records += probe_before(context, table, decision, records)
         next_game, events = apply(game, answers, decision)
+        records += probe_after(context, table, decision, next_game, events, records)
         return {"game": next_game, "events": events, "records": records}
 
     run_phase.__name__ = step

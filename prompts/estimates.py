@@ -12,9 +12,21 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from autowerewolf.rules.views import SeatView
+
 ROLE_ESTIMATES = "role_estimates"
 SCALE = "0 = certainly not, 1 = unlikely, 2 = possible, 3 = likely, 4 = certainly"
 EVIDENCE_CHARS = 100
+
+
+def targets_of(view: SeatView) -> tuple[str, ...]:
+    """The seats a role estimate covers: every other living player."""
+    return tuple(p.seat for p in view.players if p.alive and p.seat != view.seat)
+
+
+def roles_of(view: SeatView) -> tuple[str, ...]:
+    """The roles an estimate rates: the board's, each once."""
+    return tuple(dict.fromkeys(r.value for r in view.rules.roles))
 
 
 def instruction(day: int, targets: Sequence[str], roles: Sequence[str]) -> str:

@@ -13,13 +13,25 @@ from importlib.resources import files
 import yaml
 
 from autowerewolf.rules.roles import Role
-from autowerewolf.rules.variants import WinMode
+from autowerewolf.rules.variants import DiscussionProtocol, WinMode
 from autowerewolf.rules.views import SeatView, TableRules
 
 _WOLF_WIN = {
     WinMode.SIDE: "The werewolves win when every villager or every god (special role) is dead.",
     WinMode.CITY: "The werewolves win when every good player is dead.",
     WinMode.PARITY: "The werewolves win when they equal or outnumber the good players.",
+}
+_DISCUSSION = {
+    DiscussionProtocol.ROUND_ROBIN: "Each day every living player speaks once",
+    DiscussionProtocol.BIDDING: (
+        "Each day, before every speech, the players bid 0-4 in private to speak next and the "
+        "highest bid speaks ({turns}, at most {cap} per player; the sheriff does not bid and "
+        "speaks last)"
+    ),
+    DiscussionProtocol.BID_ONCE: (
+        "Each day every living player bids 0-4 once in private, and the players speak in the "
+        "order of their bids, highest first ({turns}; the sheriff does not bid and speaks last)"
+    ),
 }
 _NIGHT_ROLES = {
     Role.SEER: "the Seer checks whether one player is a wolf",
@@ -87,6 +99,13 @@ def _sheriff_rules(rules: TableRules) -> str:
     )
 
 
+def _discussion_rule(rules: TableRules) -> str:
+    flags = rules.variants
+    n = flags.discussion_turns
+    turns = f"{n} speeches a day" if n else "as many speeches a day as there are living players"
+    return _DISCUSSION[flags.discussion].format(cap=flags.speech_cap, turns=turns)
+
+
 def system_prompt(view: SeatView) -> str:
     """The seat's fixed instructions: the same text on every call (a cacheable prefix)."""
     rules = view.rules
@@ -108,6 +127,7 @@ def system_prompt(view: SeatView) -> str:
         roles_summary=roles_summary,
         night_roles="; " + "; ".join(night) if night else "",
         sheriff_rules=_sheriff_rules(rules),
+        discussion_rule=_discussion_rule(rules),
         special_rules=_special_rules(rules),
         wolf_win=_WOLF_WIN[rules.variants.win_mode],
         role=view.role.value,

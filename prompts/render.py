@@ -93,6 +93,9 @@ _FORMATS: dict[EventKind, Format] = {
     EventKind.SPEECH: lambda e, r: (
         f"{e.actor} ({(e.value or 'speech').replace('_', ' ')}) says: {quote(e.text)}"
     ),
+    EventKind.BID: lambda e, r: _private(
+        e, r, "bid", f"You bid {e.value} to speak next.", f"bids {e.value} to speak next."
+    ),
     EventKind.WITHDRAW: lambda e, r: f"{e.actor} withdraws from the election.",
     EventKind.BALLOT: lambda e, r: (
         f"{e.actor} votes for {e.target or 'nobody (abstains)'} ({e.value}, round {e.round}"

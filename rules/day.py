@@ -1,7 +1,7 @@
 """The day (RULES §5-§7): the dawn announcement, the discussion, the exile vote and its PK,
 the exile and the Idiot's flip."""
 
-from autowerewolf.rules import chain, night, sheriff
+from autowerewolf.rules import chain, discussion, night, sheriff
 from autowerewolf.rules.common import clockwise_from, event, seat_after
 from autowerewolf.rules.deaths import kill, push_chain
 from autowerewolf.rules.decisions import Answers, Option, Options
@@ -47,9 +47,7 @@ def default_speaking_order(state: GameState) -> tuple[str, ...]:
 def start_discussion(state: GameState) -> GameState:
     if sheriff.sheriff_leads(state):
         return state.model_copy(update={"step": Step.SHERIFF_DIRECTION})
-    return state.model_copy(
-        update={"step": Step.DISCUSSION, "speakers": default_speaking_order(state)}
-    )
+    return discussion.open_discussion(state, default_speaking_order(state), closer=None)
 
 
 def exile_voters(state: GameState) -> tuple[str, ...]:
@@ -65,13 +63,20 @@ def exile_round(state: GameState) -> int:
     return state.vote.round
 
 
+def first_round_options(state: GameState) -> Options:
+    """A first-round exile ballot: any living player but oneself and a flipped Idiot, or
+    abstain; every living player but a flipped Idiot votes (RULES §6). Also what a probe's
+    synthetic vote may name."""
+    targets = tuple(s.id for s in state.seats if s.alive and not s.idiot_flipped)
+    return {v: (*(t for t in targets if t != v), Option.ABSTAIN.value) for v in targets}
+
+
 def exile_vote_options(state: GameState) -> Options:
-    """Any living player but oneself and a flipped Idiot; in a PK only the tied (RULES §6)."""
+    """The first round's options; in a PK only the tied, voted on by the others (RULES §6)."""
     if state.vote.candidates:
         pk = (*state.vote.candidates, Option.ABSTAIN.value)
         return {v: pk for v in exile_voters(state)}
-    targets = tuple(s.id for s in state.seats if s.alive and not s.idiot_flipped)
-    return {v: (*(t for t in targets if t != v), Option.ABSTAIN.value) for v in exile_voters(state)}
+    return first_round_options(state)
 
 
 def apply_exile_vote(state: GameState, answers: Answers, events: list[Event]) -> GameState:

@@ -60,13 +60,16 @@ def new_game(config: GameConfig) -> tuple[GameState, list[Event]]:
 
 
 def decision_key(state: GameState) -> str:
-    """A stable id of the pending decision, e.g. `n1:wolves:P03` or `d2:exile_vote:r1`."""
+    """A stable id of the pending decision, e.g. `n1:wolves:P03`, `d2:exile_vote:r1`, or
+    `d2:discussion:t3:P05` for a step a seat may take twice a day."""
     step = spec(state.step)
     prefix = f"{'n' if step.kind is StepKind.NIGHT else 'd'}{state.day}:{state.step}"
     if step.round_of is not None:
         return f"{prefix}:r{step.round_of(state)}"
     if state.speakers:
-        return f"{prefix}:{state.speakers[0]}"
+        turn = step.turn_of(state) if step.turn_of is not None else None
+        seat = state.speakers[0]
+        return f"{prefix}:{seat}" if turn is None else f"{prefix}:t{turn}:{seat}"
     return prefix
 
 

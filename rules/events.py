@@ -29,6 +29,7 @@ class EventKind(StrEnum):
     DAY_START = "day_start"
     SIGNUP = "signup"
     SPEECH = "speech"
+    BID = "bid"  # a bid to speak next (the bidder only)
     WITHDRAW = "withdraw"
     BALLOT = "ballot"
     VOTE_RESULT = "vote_result"

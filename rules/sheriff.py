@@ -1,7 +1,7 @@
 """The sheriff (RULES §3, §4): the Day-1 election, the badge, the speaking direction and the
 sheriff's weighted ballot."""
 
-from autowerewolf.rules import chain, speeches
+from autowerewolf.rules import chain, discussion, speeches
 from autowerewolf.rules.common import clockwise_from, event, others, seat_after
 from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Audience, Event, EventKind
@@ -289,9 +289,8 @@ def apply_direction(state: GameState, answers: Answers, events: list[Event]) -> 
             value=Option.CLOCKWISE if clockwise else Option.COUNTERCLOCKWISE,
         )
     )
-    return state.model_copy(
-        update={"step": Step.DISCUSSION, "speakers": speaking_order(state, clockwise)}
-    )
+    order = speaking_order(state, clockwise)
+    return discussion.open_discussion(state, order, closer=state.sheriff)
 
 
 def ballot_weight(state: GameState, voter: str) -> float:

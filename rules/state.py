@@ -33,6 +33,7 @@ class Step(StrEnum):
     LAST_WORDS = "last_words"
     SHERIFF_DIRECTION = "sheriff_direction"
     DISCUSSION = "discussion"
+    DISCUSSION_BID = "discussion_bid"
     EXILE_VOTE = "exile_vote"
     EXILE_PK_SPEECH = "exile_pk_speech"
     SELF_EXPLOSION = "self_explosion"
@@ -113,6 +114,16 @@ class Vote(Frozen):
     candidates: tuple[str, ...] = ()  # PK: the tied players
 
 
+class Discussion(Frozen):
+    """The day's discussion under a bidding protocol (RULES §6; docs/rules.md)."""
+
+    order: tuple[str, ...] = ()  # the day's speaking order without the closer: bid ties
+    closer: str | None = None  # the sheriff: he does not bid and sums up last (RULES §4)
+    turn: int = 0  # discussion speeches given today
+    spoken: dict[str, int] = Field(default_factory=dict)  # speeches today, by seat
+    named: tuple[str, ...] = ()  # seats named in the last speech: first in bid ties
+
+
 class GameState(Frozen):
     config: GameConfig
     seats: tuple[Seat, ...]
@@ -129,6 +140,7 @@ class GameState(Frozen):
     badge: BadgeStatus = BadgeStatus.UNDECIDED
     election: Election = Election()
     vote: Vote = Vote()
+    discussion: Discussion = Discussion()
     speakers: tuple[str, ...] = ()  # queue of the current sequential step
     chain: tuple[ChainTask, ...] = ()
     after_chain: str = Step.DISCUSSION  # where the day goes once the death chain is done

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from autowerewolf.rules import chain, day, night, sheriff, speeches
+from autowerewolf.rules import chain, day, discussion, night, sheriff, speeches
 from autowerewolf.rules.decisions import Answers, Options
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.state import GameState, Step
@@ -38,6 +38,8 @@ class StepSpec:
     resolve: Resolver | None  # applies the answers (none for automatic steps); None at the end
     options: OptionsBuilder | None = None  # who decides, among which options; None: no one
     round_of: Callable[[GameState], int] | None = None  # set: everyone asked at once, by round
+    # set: a seat may take this step more than once a day; its key then names the turn
+    turn_of: Callable[[GameState], int | None] | None = None
     text: TextKind | None = None  # free text the answer carries
     prompt: str | None = None  # key of the decision's wording in prompts/decisions.yaml
     rule: str = ""  # the rulebook section
@@ -67,6 +69,7 @@ _AFTER_DEATHS = (
     Step.LAST_WORDS,
     Step.SHERIFF_DIRECTION,
     Step.DISCUSSION,
+    Step.DISCUSSION_BID,
     Step.ANNOUNCE,
     Step.WOLVES,
     Step.GAME_OVER,
@@ -199,17 +202,27 @@ STEPS: dict[str, StepSpec] = {
     ),
     Step.SHERIFF_DIRECTION: StepSpec(
         StepKind.DAY,
-        next=(Step.DISCUSSION,),
+        next=(Step.DISCUSSION, Step.DISCUSSION_BID),
         options=sheriff.direction_options,
         resolve=sheriff.apply_direction,
         prompt="sheriff_direction",
         rule="§4",
     ),
+    Step.DISCUSSION_BID: StepSpec(
+        StepKind.DAY,
+        next=(Step.DISCUSSION,),
+        options=discussion.bid_options,
+        round_of=discussion.bid_round,
+        resolve=discussion.apply_bids,
+        prompt="discussion_bid",
+        rule="§6",
+    ),
     Step.DISCUSSION: StepSpec(
         StepKind.DAY,
-        next=(Step.DISCUSSION, Step.EXILE_VOTE, *_SPEECH_NEXT),
+        next=(Step.DISCUSSION, Step.DISCUSSION_BID, Step.EXILE_VOTE, *_SPEECH_NEXT),
         options=speeches.speech_options,
-        resolve=speeches.speech_step("discussion", then=Step.EXILE_VOTE),
+        turn_of=discussion.speech_turn,
+        resolve=discussion.apply_speech,
         text="speech",
         prompt="discussion",
         rule="§6",

@@ -16,6 +16,12 @@ class BadgeSwallow(StrEnum):
     DOUBLE = "double"  # the first postpones the election to Day 2, a second loses it
 
 
+class DiscussionProtocol(StrEnum):
+    ROUND_ROBIN = "round_robin"  # each living player speaks once, in the speaking order
+    BIDDING = "bidding"  # before each speech the players bid 0-4; the highest speaks (Arena)
+    BID_ONCE = "bid_once"  # one bid per player per day fixes the day's speaking order
+
+
 class Variants(BaseModel):
     """Flags a table may change. Defaults are the rulebook's [D] choices (RULES.md)."""
 
@@ -62,3 +68,17 @@ class Variants(BaseModel):
         False, description="Announce the role of every dead player (§1)."
     )
     win_mode: WinMode = Field(WinMode.SIDE, description="Wolves' win condition (§8).")
+    discussion: DiscussionProtocol = Field(
+        DiscussionProtocol.ROUND_ROBIN,
+        description="How the day's discussion picks its speakers (§6; docs/rules.md).",
+    )
+    discussion_turns: int | None = Field(
+        None,
+        ge=1,
+        le=100,
+        description="Discussion speeches per day under bidding or bid_once, the sheriff's "
+        "summary included; default: the number of living players.",
+    )
+    speech_cap: int = Field(
+        2, ge=1, le=100, description="Most discussion speeches a player gives per day (bidding)."
+    )

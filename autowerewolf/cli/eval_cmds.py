@@ -15,6 +15,8 @@ import typer
 from rich.progress import Progress
 
 from autowerewolf.cli.app import EVAL_EXTRA_HINT, app, console, fail, one_line_errors
+from autowerewolf.cli.options import ProbesOption, with_probes
+from autowerewolf.players.seating import Seating
 
 if TYPE_CHECKING:
     from autowerewolf.evaluation.facts import GameRow
@@ -60,6 +62,7 @@ def tournament(
     concurrency: Annotated[
         int | None, typer.Option(help="Games played at once (processes).", min=1)
     ] = None,
+    probes: ProbesOption = None,
 ) -> None:
     """Play a tournament (running it again continues it), then write its report."""
     require_eval_extra("tournament")
@@ -69,6 +72,8 @@ def tournament(
     from autowerewolf.evaluation.tournament import pending, run_tournament
 
     spec = load_tournament(config)
+    if probes is not None:
+        spec = spec.model_copy(update={"probes": list(with_probes(Seating(), probes).probes)})
     out = out or Path("tournaments") / spec.name
     db = db or out / "games.db"
     todo, done = pending(spec, db)
@@ -96,6 +101,10 @@ def report(
     ] = None,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples.", min=100)] = 1000,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
+    debate_game: Annotated[
+        str | None,
+        typer.Option(help="Game whose synthetic votes the debate chart shows (default: first)."),
+    ] = None,
 ) -> None:
     """Write the report (HTML, Markdown, CSV, JSON) of every finished game in SOURCE."""
     require_eval_extra("report")
@@ -109,7 +118,7 @@ def report(
         return chain.from_iterable(iter_rows(db, tournament=tournament_name) for db in dbs)
 
     try:
-        result = build_report(rows(), out, resamples=resamples, seed=seed)
+        result = build_report(rows(), out, resamples=resamples, seed=seed, plot_game=debate_game)
     except ValueError as err:
         raise fail(str(err)) from None
     _print_ranking(result, out)

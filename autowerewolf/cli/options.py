@@ -13,6 +13,7 @@ from autowerewolf.errors import SettingsError
 from autowerewolf.gamefile import GameFile, load_game_file
 from autowerewolf.players.factory import load_models
 from autowerewolf.players.seating import PlayerKind, Seating
+from autowerewolf.prompts.probes import UnknownProbe, parse_probes
 from autowerewolf.rules.config import GameSetup
 
 
@@ -36,6 +37,13 @@ NarrationOption = Annotated[
 ModelsOption = Annotated[
     Path | None,
     typer.Option(help="Model config file (YAML/JSON); default: the embedded local model."),
+]
+ProbesOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Measurement probes to ask, e.g. pre_vote,speech_votes,role_estimates "
+        "(docs/evaluation.md); replaces a file's `probes`."
+    ),
 ]
 ModelOption = Annotated[
     list[str], typer.Option(help="Model setting override, e.g. default.temperature=0.2.")
@@ -122,3 +130,14 @@ def build_game(
             f"bad player kind {first['input']!r} for {where}: {first['msg']}"
         ) from None
     return source.setup(chosen_seed), seating
+
+
+def with_probes(seating: Seating, probes: str | None) -> Seating:
+    """The seating with `--probes` applied (probes are saved with the game's seating, so a
+    resumed or forked game keeps asking them)."""
+    if probes is None:
+        return seating
+    try:
+        return seating.model_copy(update={"probes": parse_probes(probes)})
+    except UnknownProbe as err:
+        raise SettingsError(str(err)) from None

@@ -20,11 +20,13 @@ from autowerewolf.cli.options import (
     ModelsOption,
     Narration,
     NarrationOption,
+    ProbesOption,
     Watch,
     WatchOption,
     build_game,
     models_from,
     parse_pairs,
+    with_probes,
 )
 from autowerewolf.errors import SettingsError
 from autowerewolf.narration import LLMNarrator, Narrator, TemplateNarrator
@@ -130,6 +132,7 @@ def play(
     seat: Annotated[list[str], typer.Option(help="One seat's kind, e.g. P03=human.")] = [],  # noqa: B006
     config: Annotated[Path | None, typer.Option(help="Game file (YAML/JSON).")] = None,
     script: Annotated[Path | None, typer.Option(help="Scripted game file.")] = None,
+    probes: ProbesOption = None,
     models: ModelsOption = None,
     model: ModelOption = [],  # noqa: B006
     db: DbOption = DEFAULT_DB,
@@ -140,6 +143,7 @@ def play(
 ) -> None:
     """Play a new game and print who won and why."""
     setup, seating = build_game(config, script, board, seed, variant, roles, players, seat)
+    seating = with_probes(seating, probes)
     player_models = models_from(models, model)
     checked_models(setup, seating, player_models)
     new_id = (
@@ -215,6 +219,7 @@ def batch(
     players: Annotated[str | None, typer.Option(help="Kind of every seat.")] = None,
     seat: Annotated[list[str], typer.Option(help="One seat's kind, e.g. P03=scripted.")] = [],  # noqa: B006
     config: Annotated[Path | None, typer.Option(help="Game file (YAML/JSON).")] = None,
+    probes: ProbesOption = None,
     models: ModelsOption = None,
     model: ModelOption = [],  # noqa: B006
     db: DbOption = DEFAULT_DB,
@@ -224,6 +229,7 @@ def batch(
     jobs: list[tuple[str, GameSetup, Seating]] = []
     for seed in range(seed_start, seed_start + games_count):
         setup, seating = build_game(config, None, board, seed, variant, None, players, seat)
+        seating = with_probes(seating, probes)
         if seating.default == "human" or "human" in seating.seats.values():
             raise fail("batch games cannot have human seats")
         if not jobs:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from autowerewolf.backends.config import ModelOverride, PlayerModels
 from autowerewolf.errors import settings_error
 from autowerewolf.files import read_mapping
+from autowerewolf.prompts.probes import check_probes
 
 ContestantKind = Literal["random", "heuristic", "llm"]
 # Game ids are "<name>-<index>"; keep names to characters that are safe in ids and file names.
@@ -76,6 +77,14 @@ class TournamentConfig(BaseModel):
     )
     prices: dict[str, Price] = Field({}, description="Price per model name (DecisionRecord.model).")
     bootstrap: int = Field(1000, ge=100, description="Bootstrap resamples for rating intervals.")
+    probes: list[str] = Field(
+        [], description="Measurement probes asked in every game (docs/evaluation.md, Probes)."
+    )
+
+    @field_validator("probes")
+    @classmethod
+    def _known_probes(cls, names: list[str]) -> list[str]:
+        return list(check_probes(names))
 
     @field_validator("name")
     @classmethod

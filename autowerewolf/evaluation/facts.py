@@ -10,12 +10,14 @@ from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
 from autowerewolf.evaluation.config import Price
+from autowerewolf.evaluation.debate import DebateRow, debate_row
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.rules.roles import Role
 
-ROW_VERSION = 1
+# 2: probe calls counted apart, and the debate measurements of games played with probes.
+ROW_VERSION = 2
 
 
 class SeatRow(TypedDict):
@@ -38,6 +40,10 @@ class SeatRow(TypedDict):
     vss_hits: int  # ... of which aimed at that wolf
     kpi_num: int  # role KPI numerator and denominator (see role_kpi)
     kpi_den: int
+    probe_calls: int  # measurement probes answered: not part of how the seat played
+    probe_tokens_in: int
+    probe_tokens_out: int
+    probe_cost_usd: float
 
 
 class GameRow(TypedDict):
@@ -50,6 +56,7 @@ class GameRow(TypedDict):
     exiles: int  # days whose vote removed someone (an Idiot's flip counts)
     wolf_exiles: int
     seats: dict[str, SeatRow]
+    debate: DebateRow | None  # what the game's probes measured (None: played without)
 
 
 def roles_of(events: Sequence[Event]) -> dict[str, Role]:
@@ -60,13 +67,17 @@ def roles_of(events: Sequence[Event]) -> dict[str, Role]:
     raise ValueError("the game has no DEAL event")
 
 
-def _label(seat: str, seating: Seating, models: Mapping[str, str | None]) -> str:
-    """The contestant of a seat; games played outside a tournament get their player kind."""
+def _label(
+    seat: str, seating: Seating, models: Mapping[str, str | None], agents: Mapping[str, str]
+) -> str:
+    """The contestant of a seat; games played outside a tournament get their player kind
+    (with the model and the agent design that answered, if any)."""
     if seat in seating.contestants:
         return seating.contestants[seat]
     kind = seating.kind_of(seat)
     model = models.get(seat)
-    return f"llm:{model}" if kind == "llm" and model else kind
+    label = f"llm:{model}" if kind == "llm" and model else kind
+    return f"{label}/{agents[seat]}" if seat in agents else label
 
 
 def _cost(record: DecisionRecord, prices: Mapping[str, Price]) -> tuple[float, bool]:
@@ -175,11 +186,12 @@ def game_row(
     ballots, exiles, wolf_exiles = _ballots(events, roles)
     kpi = role_kpi(events, roles, alive)
     models = {r.seat: r.model for r in records if r.model}
+    agents = {r.seat: r.agent for r in records if r.agent}
     seats: dict[str, SeatRow] = {}
     for seat, role in sorted(roles.items()):
         counts = ballots.get(seat, [0, 0, 0, 0])
         seats[seat] = SeatRow(
-            contestant=_label(seat, seating, models),
+            contestant=_label(seat, seating, models, agents),
             kind=seating.kind_of(seat),
             role=role.value,
             camp="wolf" if role is Role.WEREWOLF else "good",
@@ -198,10 +210,21 @@ def game_row(
             vss_hits=counts[3],
             kpi_num=kpi.get(seat, (0, 0))[0],
             kpi_den=kpi.get(seat, (0, 0))[1],
+            probe_calls=0,
+            probe_tokens_in=0,
+            probe_tokens_out=0,
+            probe_cost_usd=0.0,
         )
     for r in records:
         row = seats[r.seat]
         usd, unpriced = _cost(r, prices or {})
+        row["unpriced"] = row["unpriced"] or unpriced
+        if r.purpose == "probe":
+            row["probe_calls"] += 1
+            row["probe_tokens_in"] += r.tokens_in or 0
+            row["probe_tokens_out"] += r.tokens_out or 0
+            row["probe_cost_usd"] += usd
+            continue
         row["decisions"] += 1
         row["fallbacks"] += int(r.fallback)
         row["invalid"] += int(not r.valid)
@@ -209,7 +232,6 @@ def game_row(
         row["tokens_out"] += r.tokens_out or 0
         row["latency_s"] += r.latency_s
         row["cost_usd"] += usd
-        row["unpriced"] = row["unpriced"] or unpriced
     winner = over[-1].value
     return GameRow(
         v=ROW_VERSION,
@@ -221,4 +243,5 @@ def game_row(
         exiles=exiles,
         wolf_exiles=wolf_exiles,
         seats=seats,
+        debate=debate_row(events, records, roles),
     )

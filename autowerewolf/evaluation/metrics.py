@@ -76,6 +76,9 @@ class Tally:
     cost_usd: float = 0.0
     latency_s: float = 0.0
     unpriced: bool = False
+    probe_calls: int = 0  # measurement probes, counted apart from the seat's play
+    probe_tokens: int = 0
+    probe_cost_usd: float = 0.0
     head_to_head: dict[str, Ratio] = field(default_factory=lambda: defaultdict(Ratio))
 
 
@@ -151,6 +154,10 @@ class Aggregator:
             t.cost_usd += s["cost_usd"]
             t.latency_s += s["latency_s"]
             t.unpriced = t.unpriced or s["unpriced"]
+            # Rows written before probes existed (version 1) have no probe counts.
+            t.probe_calls += s.get("probe_calls", 0)
+            t.probe_tokens += s.get("probe_tokens_in", 0) + s.get("probe_tokens_out", 0)
+            t.probe_cost_usd += s.get("probe_cost_usd", 0.0)
         if good_ballots:
             t.irp_game.add(wolf_ballots / good_ballots)
         if row["exiles"] and any(s["camp"] == "good" for s in seats):
@@ -192,8 +199,6 @@ def contestant_metrics(name: str, t: Tally) -> dict[str, Any]:
         "irp_game": t.irp_game.value,
         "vss_game": t.vss_game.value,
         "role_kpi": {role: t.kpi[role].value if role in t.kpi else None for role in KPI_NAMES},
-        # Needs a pre-vote probe between discussion and the final vote; none is recorded.
-        "sheriff_influence": None,
         "decisions": int(t.decisions.den),
         "fallback_rate": t.decisions.value,
         "invalid_rate": t.invalid / t.decisions.den if t.decisions.den else None,
@@ -204,6 +209,9 @@ def contestant_metrics(name: str, t: Tally) -> dict[str, Any]:
         "cost_complete": not t.unpriced,
         "latency_s_per_game": t.latency_s / per_game,
         "latency_s_per_decision": t.latency_s / t.decisions.den if t.decisions.den else None,
+        "probe_calls_per_game": t.probe_calls / per_game,
+        "probe_tokens_per_game": t.probe_tokens / per_game,
+        "probe_cost_usd_per_game": t.probe_cost_usd / per_game,
         "head_to_head": {
             other: {"rate": r.value, "n": r.den} for other, r in sorted(t.head_to_head.items())
         },

@@ -2,7 +2,7 @@
 
 import base64
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import matplotlib
@@ -13,6 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
+from autowerewolf.evaluation.debate import SpeechVotes, speech_shares
 from autowerewolf.evaluation.ratings import BTResult
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2")
@@ -118,4 +119,29 @@ def fallback_rates(metrics: Sequence[dict[str, Any]]) -> str:
     ax.set_ylim(0, max(0.05, max(rates, default=0) * 1.2))
     ax.set_ylabel("share of decisions")
     ax.set_title("Fallback rate (invalid answers replaced)")
+    return _encode(fig)
+
+
+def speech_votes(game_id: str, days: Mapping[str, Sequence[SpeechVotes]]) -> str:
+    """Werewolf Arena's debate chart: for each day of one game, every target's share of the
+    synthetic votes after each speech (x: the speaker, in speaking order)."""
+    ordered = sorted(days, key=int)
+    seat_colors = matplotlib.colormaps["tab20"]
+    fig, axes = plt.subplots(len(ordered), 1, figsize=(9, 2.8 * len(ordered)), squeeze=False)
+    for ax, day in zip(axes[:, 0], ordered, strict=True):
+        speakers, shares = speech_shares(days[day])
+        x = np.arange(len(speakers))
+        bottom = np.zeros(len(speakers))
+        for target, values in sorted(shares.items()):
+            # One colour per seat on every day: P01..P20 on tab20, abstentions grey.
+            color = "#cccccc" if target == "abstain" else seat_colors(int(target[1:]) - 1)
+            ax.bar(x, values, bottom=bottom, color=color, label=target, width=0.8)
+            bottom += np.array(values)
+        ax.set_xticks(x, [f"{n + 1}:{s}" for n, s in enumerate(speakers)], rotation=45, ha="right")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel(f"day {day}")
+        ax.legend(fontsize=7, ncol=2, bbox_to_anchor=(1.01, 1), loc="upper left")
+    axes[0, 0].set_title(f"Synthetic exile votes after each speech ({game_id})")
+    axes[-1, 0].set_xlabel("speech (speaker)")
+    fig.tight_layout()
     return _encode(fig)

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autowerewolf.evaluation import plots
+from autowerewolf.evaluation import debate_report, plots
+from autowerewolf.evaluation.debate_stats import METRICS, DebateAggregator
 from autowerewolf.evaluation.facts import GameRow
 from autowerewolf.evaluation.gte import RESAMPLES as GTE_RESAMPLES
 from autowerewolf.evaluation.gte import gte_json, gte_ratings, gte_rows
@@ -34,8 +35,6 @@ DEFINITIONS = {
     "own good-camp ballots; mean over games",
     "vss_game": "DSGBench/WereWolf-Plus VSS: per game, exiles that removed a wolf / exiles; "
     "mean over games with a good seat",
-    "sheriff_influence": "share of voters moving to the sheriff's recommended target between "
-    "a pre-vote and the final vote: n/a, no pre-vote probe data is recorded",
     **{f"kpi_{role}": text for role, text in KPI_NAMES.items()},
     "gte": "game-theoretic rating (Kaggle Game Arena, polarix ce_maxent): expected payoff "
     "against the max-entropy correlated equilibrium of the roles x contestants win-rate game, "
@@ -108,12 +107,7 @@ def _tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]
     role_rows = [
         [n] + [_interval(by_name[n]["win_by_role"].get(r, {})) for r in roles] for n in names
     ]
-    kpi_rows = [
-        [n]
-        + [_fmt(by_name[n]["role_kpi"][r]) for r in KPI_NAMES]
-        + [_fmt(by_name[n]["sheriff_influence"])]
-        for n in names
-    ]
+    kpi_rows = [[n] + [_fmt(by_name[n]["role_kpi"][r]) for r in KPI_NAMES] for n in names]
     cost_rows = [
         [
             n,
@@ -123,6 +117,9 @@ def _tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]
             _fmt(by_name[n]["cost_usd_per_game"], 4)
             + ("" if by_name[n]["cost_complete"] else " (unpriced models)"),
             _fmt(by_name[n]["latency_s_per_game"], 2),
+            f"{by_name[n]['probe_calls_per_game']:.0f} calls, "
+            f"{by_name[n]['probe_tokens_per_game']:.0f} tokens, "
+            f"{by_name[n]['probe_cost_usd_per_game']:.4f} USD",
         ]
         for n in names
     ]
@@ -158,16 +155,24 @@ def _tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]
             main,
         ),
         ("Win rate by role", ["contestant", *roles], role_rows),
-        ("Role KPIs", ["contestant", *KPI_NAMES, "sheriff influence"], kpi_rows),
+        ("Role KPIs", ["contestant", *KPI_NAMES], kpi_rows),
         (
             "Validity and cost per game",
-            ["contestant", "fallback rate", "invalid rate", "tokens", "cost USD", "latency s"],
+            [
+                "contestant",
+                "fallback rate",
+                "invalid rate",
+                "tokens",
+                "cost USD",
+                "latency s",
+                "probes (apart)",
+            ],
             cost_rows,
         ),
     ]
 
 
-def _markdown(data: dict[str, Any], tables: list[Any]) -> str:
+def _markdown(data: dict[str, Any], tables: list[Any], figures: list[tuple[str, str]]) -> str:
     out = [
         f"# {data['title']}",
         "",
@@ -179,12 +184,14 @@ def _markdown(data: dict[str, Any], tables: list[Any]) -> str:
         out += [f"## {title}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         out += ["| " + " | ".join(row) + " |" for row in rows]
         out.append("")
-    out += ["## Plots", ""] + [f"![{t}](plots/{k}.png)" for k, t in FIGURES] + [""]
-    out += ["## Definitions", ""] + [f"* **{k}**: {v}" for k, v in DEFINITIONS.items()]
+    out += ["## Plots", ""] + [f"![{t}](plots/{k}.png)" for k, t in figures] + [""]
+    out += ["## Definitions", ""] + [f"* **{k}**: {v}" for k, v in data["definitions"].items()]
     return "\n".join(out) + "\n"
 
 
-def _html(data: dict[str, Any], tables: list[Any], images: dict[str, str]) -> str:
+def _html(
+    data: dict[str, Any], tables: list[Any], figures: list[tuple[str, str]], images: dict[str, str]
+) -> str:
     esc = html.escape
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
@@ -195,7 +202,7 @@ def _html(data: dict[str, Any], tables: list[Any], images: dict[str, str]) -> st
         f"<h1>{esc(data['title'])}</h1><p>{data['games']} finished games "
         f"({data['draws']} draws), boards: {esc(', '.join(data['boards']))}.</p>",
     ]
-    for key, title in FIGURES:
+    for key, title in figures:
         parts.append(
             f"<h2>{esc(title)}</h2><img alt='{key}' src='data:image/png;base64,{images[key]}'>"
         )
@@ -206,7 +213,7 @@ def _html(data: dict[str, Any], tables: list[Any], images: dict[str, str]) -> st
             parts.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>")
         parts.append("</table>")
     parts.append("<h2>Definitions</h2><ul>")
-    parts += [f"<li><b>{esc(k)}</b>: {esc(v)}</li>" for k, v in DEFINITIONS.items()]
+    parts += [f"<li><b>{esc(k)}</b>: {esc(v)}</li>" for k, v in data["definitions"].items()]
     parts.append("</ul></body></html>")
     return "\n".join(parts)
 
@@ -221,7 +228,7 @@ def _write_csv(path: Path, header: list[str], rows: Iterable[list[Any]]) -> Path
 
 def _csvs(out: Path, data: dict[str, Any]) -> list[Path]:
     metrics = data["contestants"]
-    scalar = [k for k, v in metrics[0].items() if not isinstance(v, dict)]
+    scalar = [k for k, v in metrics[0].items() if not isinstance(v, dict) and k not in METRICS]
     flat = [
         [m[k] for k in scalar] + [m["win"]["rate"], m["win"]["lo"], m["win"]["hi"]] for m in metrics
     ]
@@ -284,6 +291,7 @@ def _csvs(out: Path, data: dict[str, Any]) -> list[Path]:
             pairs,
         ),
         _write_csv(out / "bt_by_role.csv", ["contestant", "role", "skill"], by_role),
+        _write_csv(out / "debate.csv", *debate_report.csv_rows(data["debate"])),
     ]
 
 
@@ -293,8 +301,14 @@ def build_report(
     title: str = "AutoWerewolf tournament report",
     resamples: int = 1000,
     seed: int = 0,
+    plot_game: str | None = None,
 ) -> Report:
-    agg = Aggregator().add_all(rows)
+    """The report of `rows`; `plot_game` picks the game whose synthetic votes are charted
+    (default: the first game played with the speech_votes probe)."""
+    agg, debate = Aggregator(), DebateAggregator(plot_game)
+    for row in rows:
+        agg.add(row)
+        debate.add(row)
     names = agg.contestants
     if len(names) < 2:
         raise ValueError(f"a report needs at least two contestants, found {len(names)}")
@@ -331,14 +345,19 @@ def build_report(
                 c: {"mu": mu, "sigma": s} for c, (mu, s) in openskill(agg.teams, names).items()
             },
         },
-        "definitions": DEFINITIONS,
+        "definitions": {**DEFINITIONS, **debate_report.DEFINITIONS},
+        "debate": debate_report.summarize(debate, names, resamples, seed),
     }
+    debate_report.merge(metrics, data["debate"])
+    debate_figures = debate_report.figures(debate)
+    figures = [*FIGURES, *((k, title) for k, (title, _) in debate_figures.items())]
     images = {
         "ratings": plots.ratings(bt),
         "role_win_rates": plots.role_win_rates(metrics),
         "head_to_head": plots.head_to_head(metrics),
         "cost_vs_rating": plots.cost_vs_rating(metrics, bt),
         "fallback_rates": plots.fallback_rates(metrics),
+        **{k: image for k, (_, image) in debate_figures.items()},
     }
     out.mkdir(parents=True, exist_ok=True)
     (out / "plots").mkdir(exist_ok=True)
@@ -347,9 +366,9 @@ def build_report(
         path = out / "plots" / f"{key}.png"
         path.write_bytes(base64.b64decode(image))
         files.append(path)
-    tables = _tables(data)
-    (out / "report.md").write_text(_markdown(data, tables), encoding="utf-8")
-    (out / "report.html").write_text(_html(data, tables, images), encoding="utf-8")
+    tables = _tables(data) + debate_report.tables(data["debate"])
+    (out / "report.md").write_text(_markdown(data, tables, figures), encoding="utf-8")
+    (out / "report.html").write_text(_html(data, tables, figures, images), encoding="utf-8")
     (out / "metrics.json").write_text(json.dumps(data, indent=2, default=list), encoding="utf-8")
     files += [out / "report.md", out / "report.html", out / "metrics.json", *_csvs(out, data)]
     return Report(len(agg.teams), metrics, bt, data, files)

@@ -63,6 +63,7 @@ def _seating(
         default="random",
         seats={s: c.kind for s, c in zip(seats, holders, strict=True)},
         contestants={s: c.name for s, c in zip(seats, holders, strict=True)},
+        probes=tuple(config.probes),
     )
     return seating, models
 

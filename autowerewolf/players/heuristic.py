@@ -8,9 +8,13 @@ the Seer alive. Where no rule applies it picks a seeded random legal option.
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
+from autowerewolf.prompts.estimates import ROLE_ESTIMATES, roles_of, targets_of
+from autowerewolf.prompts.probes import PRE_VOTE, SPEECH_VOTES
 from autowerewolf.rules.decisions import Action, Option
+from autowerewolf.rules.discussion import mentions
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.rng import pick
 from autowerewolf.rules.roles import Camp, Role
@@ -119,6 +123,49 @@ def _exile_vote(s: Situation) -> str:
     return s.first(s.known_wolves, suspects)
 
 
+def _bid(s: Situation) -> str:
+    """4 when named in the day's last speech, 3 (Seer) or 2 with a wolf to name, 1 to speak
+    once, else 0."""
+    view, me = s.view, s.view.seat
+    today = [
+        e
+        for e in view.events
+        if e.kind is EventKind.SPEECH and e.value == "discussion" and e.day == view.day
+    ]
+    names = {p.seat: p.name for p in view.players}
+    if today and today[-1].actor != me and me in mentions(today[-1].text or "", names):
+        return "4"
+    spoken = any(e.actor == me for e in today)
+    if s.known_wolves and not spoken:
+        return "3" if view.role is Role.SEER else "2"
+    return "0" if spoken else "1"
+
+
+def estimates(s: Situation) -> dict[str, Any]:
+    """A role estimate (prompts/estimates.py's shape) from the seat's beliefs: revealed
+    roles and fellow wolves are certain, a wolf it knows of is a wolf, a seat it trusts is
+    not; nothing known: every role possible."""
+    roles = roles_of(s.view)
+    revealed = {p.seat: p.revealed_role.value for p in s.view.players if p.revealed_role}
+    checked_good = {t for t, c in s.beliefs.my_checks.items() if c is Camp.GOOD}
+    rows: dict[str, dict[str, int]] = {}
+    evidence: dict[str, str] = {}
+    for seat in targets_of(s.view):
+        certain = revealed.get(seat) or (Role.WEREWOLF.value if seat in s.mates else None)
+        if certain is None and seat in s.known_wolves:
+            certain = Role.WEREWOLF.value
+        if certain is not None:
+            rows[seat] = {r: 4 if r == certain else 0 for r in roles}
+            evidence[seat] = f"known {certain}"
+            continue
+        good = s.is_wolf or seat in s.trusted or seat in checked_good
+        rows[seat] = {r: 0 if good and r == Role.WEREWOLF else 2 for r in roles}
+        if Role.SEER.value in rows[seat] and s.beliefs.seer_claims == [seat]:
+            rows[seat][Role.SEER.value] = 3
+        evidence[seat] = "believed good" if good else "no information"
+    return {"estimates": rows, "evidence": evidence}
+
+
 def _speak(s: Situation) -> str:
     plain = [o for o in s.options if o != Option.EXPLODE]
     return Option.SPEAK.value if Option.SPEAK.value in plain else plain[0]
@@ -142,6 +189,9 @@ _RULES: dict[str, Callable[[Situation], str]] = {
     ),
     Step.SHERIFF_DIRECTION: lambda s: Option.CLOCKWISE.value,
     Step.EXILE_VOTE: _exile_vote,
+    Step.DISCUSSION_BID: _bid,
+    PRE_VOTE: _exile_vote,  # a synthetic vote is the vote the seat would cast now
+    SPEECH_VOTES: _exile_vote,
 }
 _TEXTS: dict[str, str] = {Step.WOLVES: "Take the claimed seer first."}
 
@@ -169,6 +219,10 @@ class HeuristicPlayer:
             known += [s for s in beliefs.named_wolves if s in alive and s != view.seat]
         trusted = {*beliefs.named_good, *beliefs.seer_claims} - set(known)
         situation = Situation(request, beliefs, known, trusted)
+        if request.step == ROLE_ESTIMATES:
+            action = Action(option=Option.NONE.value)
+            data = estimates(situation)
+            return Answer(action, plain_record(request, self.kind, action, data=data))
         rule = _RULES.get(request.step)
         if rule is not None:
             action = Action(option=rule(situation), text=_TEXTS.get(request.step, ""))

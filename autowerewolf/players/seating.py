@@ -5,9 +5,10 @@ passed in the runtime context on every run; the decision records say which model
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from autowerewolf.players.simple import ScriptedAnswer, ScriptEntry
+from autowerewolf.prompts.probes import check_probes
 from autowerewolf.rules.config import MAX_SEED
 
 PlayerKind = Literal["random", "scripted", "human", "llm", "heuristic"]
@@ -36,6 +37,16 @@ class Seating(BaseModel):
     contestants: dict[str, str] = Field(
         {}, description="Tournament contestant name per seat, for evaluation."
     )
+    probes: tuple[str, ...] = Field(
+        (),
+        description="Measurement probes asked during the game (pre_vote, speech_votes, "
+        "role_estimates): recorded, never shown to any player, never changing the game.",
+    )
+
+    @field_validator("probes")
+    @classmethod
+    def _known_probes(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        return check_probes(names)
 
     def kind_of(self, seat: str) -> PlayerKind:
         return self.seats.get(seat, self.default)

@@ -1,17 +1,33 @@
 """Players that need no model: seeded random and scripted."""
 
 from collections.abc import Mapping
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
+from autowerewolf.prompts.estimates import ROLE_ESTIMATES, roles_of, targets_of
 from autowerewolf.rules.decisions import Action, IllegalAction, Option
 from autowerewolf.rules.random_play import random_action
+from autowerewolf.rules.rng import pick
+
+RATINGS = (0, 1, 2, 3, 4)
 
 
 def random_answer(request: DecisionRequest) -> Action:
     return random_action(request.seed, request.key, request.options, request.seat)
+
+
+def random_estimates(request: DecisionRequest) -> dict[str, Any]:
+    """A role estimate (prompts/estimates.py's shape) of seeded random 0-4 ratings."""
+    seed, key = request.seed, request.key
+    targets, roles = targets_of(request.view), roles_of(request.view)
+    return {
+        "estimates": {
+            t: {r: pick(seed, f"{key}:{t}:{r}", RATINGS) for r in roles} for t in targets
+        },
+        "evidence": dict.fromkeys(targets, "seeded random"),
+    }
 
 
 class RandomPlayer:
@@ -20,6 +36,10 @@ class RandomPlayer:
     kind = "random"
 
     def decide(self, request: DecisionRequest) -> Answer:
+        if request.step == ROLE_ESTIMATES:
+            action = Action(option=Option.NONE.value)
+            data = random_estimates(request)
+            return Answer(action, plain_record(request, self.kind, action, data=data))
         action = random_answer(request)
         return Answer(action=action, record=plain_record(request, self.kind, action))
 
@@ -75,6 +95,8 @@ class ScriptedPlayer:
         self.decisions = decisions
 
     def decide(self, request: DecisionRequest) -> Answer:
+        if request.purpose == "probe":  # scripts answer the game's decisions only
+            return RandomPlayer().decide(request)
         try:
             action = scripted_action(self.decisions, request.key, request.seat, request.options)
         except IllegalAction as err:

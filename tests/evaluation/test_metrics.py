@@ -202,7 +202,12 @@ def test_role_kpis(metrics: dict[str, dict]) -> None:
     assert metrics["B"]["role_kpi"]["guard"] == pytest.approx(1 / 3)
     assert metrics["B"]["role_kpi"]["werewolf"] == 0
     assert metrics["A"]["role_kpi"]["witch"] is None
-    assert metrics["A"]["sheriff_influence"] is None
+
+
+def test_a_game_without_probes_has_no_debate_measurements() -> None:
+    row = game_row("g1", hand_built_events(), RECORDS, SEATING, {})
+    assert row["debate"] is None
+    assert all(s["probe_calls"] == 0 for s in row["seats"].values())
 
 
 def test_validity_tokens_cost_latency(metrics: dict[str, dict]) -> None:

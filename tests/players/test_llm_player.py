@@ -13,6 +13,7 @@ from autowerewolf.players.base import DecisionRequest, Player
 from autowerewolf.players.factory import basic_player
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.seating import PlayerKind, Seating
+from autowerewolf.prompts.probes import PROBES
 from autowerewolf.rules.config import GameSetup, make_config
 from autowerewolf.rules.decisions import PendingDecision
 from autowerewolf.rules.random_play import play_random_game
@@ -23,15 +24,22 @@ from tests.fakes.chat import FakeChatModel, legal_json
 Responder = Callable[[list[BaseMessage], type[BaseModel]], str]
 
 
-def play_llm_game(fake: FakeChatModel, seed: int = 3, board: str = "12-A") -> dict:
+def play_llm_game(
+    fake: FakeChatModel,
+    seed: int = 3,
+    board: str = "12-A",
+    variants: dict[str, object] | None = None,
+    probes: tuple[str, ...] = (),
+) -> dict:
     def factory(seat: str, kind: PlayerKind, seating: Seating, view: SeatView) -> Player:
         if kind == "llm":
             return LLMPlayer(fake, "fake")
         return basic_player(seat, kind, seating, view)
 
     graph = build_graph().compile()
+    setup = GameSetup(board=board, seed=seed, variants=variants or {})
     return graph.invoke(
-        {"setup": GameSetup(board=board, seed=seed), "seating": Seating(default="llm")},
+        {"setup": setup, "seating": Seating(default="llm", probes=probes)},
         {"recursion_limit": RECURSION_LIMIT, "max_concurrency": 16},
         context=GameContext(player_factory=factory),
     )
@@ -107,23 +115,39 @@ def test_hostile_output_never_changes_the_rules_outcome() -> None:
     assert votes and all(r.fallback for r in votes)
 
 
-@pytest.mark.parametrize("board", ["12-A", "12-B", "9-standard", "8-arena"])
-def test_no_prompt_leaks_hidden_information(board: str) -> None:
+PROBED = {"variants": {"discussion": "bidding"}, "probes": PROBES}
+
+
+@pytest.mark.parametrize(
+    ("board", "probed"),
+    [("12-A", False), ("12-B", False), ("9-standard", False), ("8-arena", False), ("12-A", True)],
+)
+def test_no_prompt_leaks_hidden_information(board: str, probed: bool) -> None:
     """RULES §9: no prompt holds another seat's hidden role, private result, night choice or
-    private reasoning. Scans every prompt of complete games against the omniscient log."""
+    private reasoning. Scans every prompt of complete games against the omniscient log,
+    with bidding and every probe too: probe prompts leak nothing, and nothing a probe was
+    answered (its reasoning, choice, estimates) ever reaches a later prompt."""
     markers: list[str] = []
 
     def marked(messages: list[BaseMessage], schema: type[BaseModel]) -> str:
         text = str(messages[0].content)
         seat = text.split("(seat ")[1][:3]
         answer = json.loads(legal_json(messages, schema))
-        answer["reasoning"] = f"SECRET-{seat}-{len(markers)}"
-        markers.append(answer["reasoning"])
+        probe = "private poll" in str(messages[-1].content) or "choice" not in answer
+        tag = "PROBE" if probe else "SECRET"
+        if "choice" in answer:
+            answer["reasoning"] = f"{tag}-{seat}-{len(markers)}"
+        else:  # a role estimate: the evidence is what a later prompt could quote
+            answer = {t: {**row, "evidence": f"{tag}-{seat}-{t}"} for t, row in answer.items()}
+        markers.append(tag)
         return json.dumps(answer)
 
     for seed in (1, 2):
         fake = FakeChatModel(respond=marked)
-        out = play_llm_game(fake, seed=seed, board=board)
+        out = play_llm_game(fake, seed=seed, board=board, **(PROBED if probed else {}))
+        probe_prompts = [p for p in fake.prompts if "private poll" in p or "estimate the" in p]
+        assert bool(probe_prompts) == probed
+        assert all("PROBE-" not in prompt for prompt in fake.prompts)
         seats = out["game"].seats
         for prompt in fake.prompts:
             me = prompt.split("(seat ")[1][:3]

@@ -190,8 +190,12 @@ class Game:
         return self.answer({sheriff: "run"})
 
     def speak_all(self, explode: str | None = None) -> Game:
-        """Answer speech steps (and last words, direction) until something else is pending."""
-        while self.step in (*SPEECHES, Step.SHERIFF_DIRECTION):
+        """Answer speech steps (and last words, direction, bids: 0 each) until something
+        else is pending."""
+        while self.step in (*SPEECHES, Step.SHERIFF_DIRECTION, Step.DISCUSSION_BID):
+            if self.step == Step.DISCUSSION_BID:
+                self.answer()
+                continue
             (who,) = self.pending.options
             self.answer({who: "explode" if who == explode else self.options(who)[0]})
             if who == explode:
@@ -271,6 +275,9 @@ def leaks(state: GameState, view: Any) -> list[str]:
         elif e.kind is EventKind.ROLE:
             if e.seat != me.id or e.audience is not Audience.SEAT:
                 problems.append(f"another seat's role {where}")
+        elif e.kind is EventKind.BID:  # a bid is told to its bidder only
+            if e.audience is not Audience.SEAT or e.seat != me.id:
+                problems.append(f"another seat's {where}")
         elif e.kind in _PRIVATE_KINDS:
             owner = _PRIVATE_KINDS[e.kind]
             if me.role is not owner:

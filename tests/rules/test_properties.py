@@ -44,6 +44,9 @@ variant_sets = st.fixed_dictionaries(
         "idiot_flip_keeps_badge": st.booleans(),
         "reveal_role_on_death": st.booleans(),
         "win_mode": st.sampled_from(["side", "city", "parity"]),
+        "discussion": st.sampled_from(["round_robin", "bidding", "bid_once"]),
+        "discussion_turns": st.sampled_from([1, 3, 20]),
+        "speech_cap": st.sampled_from([1, 2, 3]),
     },
 )
 

@@ -2,6 +2,7 @@
 one re-prompt on an invalid answer, then a seeded random legal fallback (or, for a role
 estimate, no estimate), logged and recorded with what the model said."""
 
+import copy
 import logging
 import time
 from collections.abc import Callable
@@ -122,19 +123,22 @@ class LLMPlayer:
         self.memory: SeatMemory | None = None
         self._system: str | None = None
 
-    def _remember(self, view: SeatView) -> tuple[SeatMemory, list[str], str]:
-        """The seat's memory brought up to date: (memory, its new lines, noted facts)."""
+    def _remember(self, view: SeatView, keep: bool = True) -> tuple[SeatMemory, list[str], str]:
+        """The seat's memory brought up to date: (memory, its new lines, noted facts).
+        With `keep` false (a probe) a copy is updated: when the memory folds depends on when
+        it is updated, and a probe must not change what the seat's next decision reads."""
         if self.memory is None or self._system is None:
             self.memory = SeatMemory(reader=view.seat)
             self._system = system_prompt(view)
-        new_lines = self.memory.update(view)
-        ledger = self.memory.ledger
+        memory = self.memory if keep else copy.deepcopy(self.memory)
+        new_lines = memory.update(view)
+        ledger = memory.ledger
         noted = ledger_text(
             [(f.kind, f.seat, f.value, f.day) for f in ledger.facts],
             [(s, f.value, f.day) for s, f in ledger.claims.items()],
             ledger.votes,
         )
-        return self.memory, new_lines, noted
+        return memory, new_lines, noted
 
     def ask(
         self,
@@ -142,10 +146,12 @@ class LLMPlayer:
         instruction: str,
         schema: type[BaseModel],
         read: Callable[[BaseModel], Any],
+        keep: bool = True,
     ) -> tuple[Exchange, str]:
         """Ask one question: returns the exchange (with `read(parsed)` as its value, or None
-        after two invalid answers) and the prompt's new part, for the record."""
-        memory, new_lines, noted = self._remember(view)
+        after two invalid answers) and the prompt's new part, for the record. A probe does
+        not `keep` what it reads in the seat's memory."""
+        memory, new_lines, noted = self._remember(view, keep)
         assert self._system is not None
         tail = decision_tail(noted, instruction)
         transcript = memory_text(memory.digest, (line for _, line in memory.recent))
@@ -184,6 +190,7 @@ class LLMPlayer:
         if request.step == estimates.ROLE_ESTIMATES:
             return self.estimate(request)
         view = request.view
+        keep = request.purpose != "probe"
         attacked = next(
             (e.target for e in reversed(view.events) if e.kind is EventKind.WITCH_INFO), None
         )
@@ -193,7 +200,9 @@ class LLMPlayer:
             prompt_key, view.day, view.options, attacked, option_labels(view)
         )
         schema = answer_schema(takes_text(request.step), view.options)
-        exchange, prompt = self.ask(view, instruction, schema, lambda p: _choice(p, view.options))
+        exchange, prompt = self.ask(
+            view, instruction, schema, lambda p: _choice(p, view.options), keep
+        )
         action = exchange.value if isinstance(exchange.value, Action) else None
         fallback = action is None
         if action is None:
@@ -226,7 +235,11 @@ class LLMPlayer:
         instruction = estimates.instruction(view.day, targets, roles)
         schema = estimates.estimates_schema(targets, roles)
         exchange, prompt = self.ask(
-            view, instruction, schema, lambda p: estimates.estimates_data(p, roles)
+            view,
+            instruction,
+            schema,
+            lambda p: estimates.estimates_data(p, roles),
+            request.purpose != "probe",
         )
         action = Action(option=Option.NONE.value)
         record = plain_record(

@@ -1,0 +1,123 @@
+"""Measurement probes (docs/evaluation.md, "Probes"): questions asked around a step of the
+game, recorded with purpose "probe", never applied and never shown to any player.
+
+A probe is asked at one game state, from the seats' views at that state:
+
+* before the step's answers are applied, from the views its decision was asked from:
+  `pre_vote` when the day's last discussion speech is pending (the sheriff's summary, or
+  the last speech without a sheriff); `role_estimates` when the day's first exile vote is
+  pending (the end of the discussion) and when a night has just fallen (Night 2 on);
+* after they are applied: `speech_votes` after each discussion speech.
+
+A probe's key is the key of the decision it accompanies, then its name
+(`d2:discussion:P07:pre_vote`, `d2:exile_vote:r1:role_estimates`). Human seats are never
+asked. A seat whose latest `role_estimates` note (an agent's own estimate, kept with its
+answer) carries that decision's key estimated from the same view: the note counts as the
+probe and the seat is not asked again. A probe answer keeps only its record: notes a
+player returns with it are dropped, so that nothing a probe produced reaches the seat's
+later requests (whose history leaves probe records out).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from autowerewolf.graph.context import GameContext
+from autowerewolf.nodes.ask import Table, bounded, decide_each
+from autowerewolf.players.records import DecisionRecord
+from autowerewolf.prompts.probes import PRE_VOTE, ROLE_ESTIMATES, SPEECH_VOTES
+from autowerewolf.rules import day, discussion
+from autowerewolf.rules.decisions import Options, PendingDecision
+from autowerewolf.rules.events import Event, EventKind
+from autowerewolf.rules.state import GameState, Step
+
+
+@dataclass(frozen=True)
+class Question:
+    probe: str
+    options: Options  # the seats asked, with their choices (none: a free-form answer)
+
+
+def questions_before(table: Table) -> list[Question]:
+    game, probes = table.game, table.seating.probes
+    questions = []
+    if PRE_VOTE in probes and discussion.last_speech_pending(game):
+        questions.append(Question(PRE_VOTE, day.first_round_options(game)))
+    debate_over = game.step == Step.EXILE_VOTE and game.vote.round == 1
+    night_fallen = (
+        game.day > 1 and bool(table.events) and table.events[-1].kind is EventKind.NIGHT_START
+    )
+    if ROLE_ESTIMATES in probes and (debate_over or night_fallen):
+        questions.append(Question(ROLE_ESTIMATES, {seat: () for seat in game.living}))
+    return questions
+
+
+def questions_after(table: Table, events: Sequence[Event]) -> list[Question]:
+    if SPEECH_VOTES not in table.seating.probes:
+        return []
+    speakers = [e.actor for e in events if e.kind is EventKind.SPEECH and e.value == "discussion"]
+    if not speakers:
+        return []
+    voters = day.first_round_options(table.game)
+    return [Question(SPEECH_VOTES, {v: o for v, o in voters.items() if v != speakers[0]})]
+
+
+def _estimated_already(records: Sequence[DecisionRecord], seat: str, key: str) -> bool:
+    notes = [
+        r for r in records if r.seat == seat and r.purpose == "note" and r.step == ROLE_ESTIMATES
+    ]
+    return bool(notes) and notes[-1].key == key
+
+
+def ask_question(
+    context: GameContext, table: Table, decision: PendingDecision, question: Question
+) -> list[DecisionRecord]:
+    """Every automatic seat's answer to one probe, as probe records (in seat order)."""
+    probe = PendingDecision(
+        step=question.probe,
+        key=f"{decision.key}:{question.probe}",
+        options=question.options,
+        simultaneous=True,
+    )
+    seats = [
+        s
+        for s in question.options
+        if table.seating.kind_of(s) != "human"
+        and not (
+            question.probe == ROLE_ESTIMATES and _estimated_already(table.records, s, decision.key)
+        )
+    ]
+    answers = decide_each(context, table, {s: table.request(s, probe, "probe") for s in seats})
+    return [
+        bounded(answers[s]).record.model_copy(update={"purpose": "probe"}) for s in sorted(answers)
+    ]
+
+
+def probe_before(
+    context: GameContext,
+    table: Table,
+    decision: PendingDecision,
+    records: Sequence[DecisionRecord],
+) -> list[DecisionRecord]:
+    """Probes at the state `decision` was asked at; `records` are the decision's own."""
+    if not table.seating.probes:
+        return []
+    table = replace(table, records=[*table.records, *records])
+    return [r for q in questions_before(table) for r in ask_question(context, table, decision, q)]
+
+
+def probe_after(
+    context: GameContext,
+    table: Table,
+    decision: PendingDecision,
+    game: GameState,
+    events: Sequence[Event],
+    records: Sequence[DecisionRecord],
+) -> list[DecisionRecord]:
+    """Probes at the state that answering `decision` led to (`game`, with new `events`)."""
+    if not table.seating.probes:
+        return []
+    table = replace(
+        table, game=game, events=[*table.events, *events], records=[*table.records, *records]
+    )
+    questions = questions_after(table, events)
+    return [r for q in questions for r in ask_question(context, table, decision, q)]
