@@ -79,7 +79,9 @@ GODS = frozenset({Role.SEER, Role.WITCH, Role.HUNTER, Role.GUARD, Role.IDIOT})
 
 
 class Tally(NamedTuple):
-    count: int
+    # A tuple, so tests and callers compare it with (count, opportunities); the field
+    # shadows tuple.count, which no caller uses.
+    count: int  # type: ignore[assignment]
     opportunities: int
 
     def __add__(self, other: object) -> "Tally":
@@ -98,7 +100,7 @@ class Judgement(NamedTuple):
 
     metric: str
     seat: str
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index, which no caller uses
     blunder: bool
 
 
