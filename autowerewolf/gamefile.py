@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from autowerewolf.errors import SettingsError, settings_error
 from autowerewolf.files import read_mapping
+from autowerewolf.players.agents.choice import AgentChoice
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.simple import ScriptEntry
 from autowerewolf.rules.config import GameSetup
@@ -37,6 +38,7 @@ class GameFile(BaseModel):
     players: PlayersSpec = PlayersSpec()
     player_seed: int | None = None
     decisions: dict[str, ScriptEntry] = {}
+    agents: AgentChoice = AgentChoice()
 
     def setup(self, seed: int) -> GameSetup:
         deal = self.deal
@@ -58,6 +60,7 @@ class GameFile(BaseModel):
             seats=self.players.seats,
             player_seed=self.player_seed,
             decisions=self.decisions,
+            agents=self.agents,
         )
 
 

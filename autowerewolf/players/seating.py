@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from autowerewolf.players.agents.choice import AgentChoice
 from autowerewolf.players.simple import ScriptedAnswer, ScriptEntry
 from autowerewolf.rules.config import MAX_SEED
 
@@ -35,6 +36,12 @@ class Seating(BaseModel):
 
     contestants: dict[str, str] = Field(
         {}, description="Tournament contestant name per seat, for evaluation."
+    )
+
+    agents: AgentChoice = Field(
+        default_factory=AgentChoice,
+        description="The agent design of LLM seats: default, then camp, role and seat "
+        "choices, resolved from each seat's own role (docs/agents.md).",
     )
 
     def kind_of(self, seat: str) -> PlayerKind:
