@@ -275,9 +275,9 @@ def ledger_text(
 
 
 def identity_line(view: SeatView) -> str:
-    """A reminder of who the seat is, at the start of every question. It names no teammate:
+    """A reminder of who the seat is, at the start of every question. It names no seat id:
     a small model copies the seats it read last, and the question follows."""
-    return f"(You are {view.seat}, {view.name}, the {view.role.value}.)"
+    return f"(You are {view.name}, the {view.role.value}.)"
 
 
 def decision_tail(

@@ -41,7 +41,7 @@ self-explosion, and under ``reveal_role_on_death`` every announced death and exi
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
-from autowerewolf.evaluation.facts import roles_of
+from autowerewolf.evaluation.roles import roles_of
 from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.roles import Role
 

@@ -10,12 +10,15 @@ from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
 from autowerewolf.evaluation.config import Price
+from autowerewolf.evaluation.designs import design_columns
+from autowerewolf.evaluation.roles import roles_of
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.rules.roles import Role
 
-ROW_VERSION = 1
+# 2: model, agent design, blunders and Est per seat; notes are not counted as decisions.
+ROW_VERSION = 2
 
 
 class SeatRow(TypedDict):
@@ -38,6 +41,10 @@ class SeatRow(TypedDict):
     vss_hits: int  # ... of which aimed at that wolf
     kpi_num: int  # role KPI numerator and denominator (see role_kpi)
     kpi_den: int
+    model: str | None  # the model and agent design that answered (LLM seats)
+    agent: str | None
+    blunders: dict[str, list[int]]  # metric -> [blunders, opportunities] (blunders.py)
+    est: list[float]  # Strategy Adaptation's Est of this seat: [sum over rounds, rounds]
 
 
 class GameRow(TypedDict):
@@ -50,14 +57,6 @@ class GameRow(TypedDict):
     exiles: int  # days whose vote removed someone (an Idiot's flip counts)
     wolf_exiles: int
     seats: dict[str, SeatRow]
-
-
-def roles_of(events: Sequence[Event]) -> dict[str, Role]:
-    for e in events:
-        if e.kind is EventKind.DEAL and e.text:
-            pairs = (part.strip().partition("=") for part in e.text.split(","))
-            return {seat: Role(role) for seat, _, role in pairs}
-    raise ValueError("the game has no DEAL event")
 
 
 def _label(seat: str, seating: Seating, models: Mapping[str, str | None]) -> str:
@@ -175,6 +174,8 @@ def game_row(
     ballots, exiles, wolf_exiles = _ballots(events, roles)
     kpi = role_kpi(events, roles, alive)
     models = {r.seat: r.model for r in records if r.model}
+    agents = {r.seat: r.agent for r in records if r.agent}
+    judged, est = design_columns(events, records, roles)
     seats: dict[str, SeatRow] = {}
     for seat, role in sorted(roles.items()):
         counts = ballots.get(seat, [0, 0, 0, 0])
@@ -198,13 +199,19 @@ def game_row(
             vss_hits=counts[3],
             kpi_num=kpi.get(seat, (0, 0))[0],
             kpi_den=kpi.get(seat, (0, 0))[1],
+            model=models.get(seat),
+            agent=agents.get(seat),
+            blunders=judged.get(seat, {}),
+            est=est.get(seat, [0.0, 0.0]),
         )
     for r in records:
         row = seats[r.seat]
         usd, unpriced = _cost(r, prices or {})
-        row["decisions"] += 1
-        row["fallbacks"] += int(r.fallback)
-        row["invalid"] += int(not r.valid)
+        # Notes (an agent's estimates, strategies...) cost tokens but are no decisions.
+        decision = r.purpose == "decision"
+        row["decisions"] += int(decision)
+        row["fallbacks"] += int(decision and r.fallback)
+        row["invalid"] += int(decision and not r.valid)
         row["tokens_in"] += r.tokens_in or 0
         row["tokens_out"] += r.tokens_out or 0
         row["latency_s"] += r.latency_s

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from autowerewolf.evaluation import plots
+from autowerewolf.evaluation.design_report import HEADLINE_BLUNDERS, design_table
 from autowerewolf.evaluation.facts import GameRow
 from autowerewolf.evaluation.metrics import KPI_NAMES, Aggregator, contestant_metrics
 from autowerewolf.evaluation.ratings import (
@@ -35,6 +36,10 @@ DEFINITIONS = {
     "sheriff_influence": "share of voters moving to the sheriff's recommended target between "
     "a pre-vote and the final vote: n/a, no pre-vote probe data is recorded",
     **{f"kpi_{role}": text for role, text in KPI_NAMES.items()},
+    "est": "Strategy Adaptation's Est: how well the other seats' role estimates read the "
+    "design's seats (mean over estimate rounds of the mean Acc of their raters)",
+    "blunders": "decisions wrong whatever the player believed, / the decisions that could "
+    "have been (docs/blunders.md)",
 }
 FIGURES = (
     ("ratings", "Ratings with 95% bootstrap intervals"),
@@ -66,6 +71,12 @@ def _interval(cell: dict[str, Any]) -> str:
     if cell.get("rate") is None:
         return NA
     return f"{cell['rate']:.3f} [{cell['lo']:.3f}, {cell['hi']:.3f}] (n={cell['n']:g})"
+
+
+def _blunder_rate(cell: list[int] | None) -> str:
+    if not cell or not cell[1]:
+        return NA
+    return f"{cell[0]}/{cell[1]} ({cell[0] / cell[1]:.0%})"
 
 
 def _tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
@@ -121,7 +132,34 @@ def _tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]
         ]
         for n in names
     ]
+    design_rows = [
+        [
+            d["model"],
+            d["agent"],
+            str(d["games"]),
+            _interval(d["win"]),
+            _fmt(d["win_by_camp"].get("wolf")),
+            _fmt(d["win_by_camp"].get("good")),
+            _fmt(d["est"]),
+            *[_blunder_rate(d["blunders"].get(m)) for m in HEADLINE_BLUNDERS],
+        ]
+        for d in data["designs"]
+    ]
     return [
+        (
+            "Agent designs (LLM seats, per model and design)",
+            [
+                "model",
+                "agent",
+                "games",
+                "win rate [95%] (seats)",
+                "as wolf",
+                "as good",
+                "Est",
+                *[f"blunders: {m}" for m in HEADLINE_BLUNDERS],
+            ],
+            design_rows,
+        ),
         (
             "Ratings (Bradley-Terry headline; Elo and OpenSkill baselines)",
             ["contestant", "BT skill", "95% interval", "team Elo", "OpenSkill mu"],
@@ -281,6 +319,7 @@ def build_report(
     resamples: int = 1000,
     seed: int = 0,
 ) -> Report:
+    rows = list(rows)
     agg = Aggregator().add_all(rows)
     names = agg.contestants
     if len(names) < 2:
@@ -298,6 +337,7 @@ def build_report(
         "draws": agg.draws,
         "boards": sorted(agg.boards),
         "contestants": metrics,
+        "designs": design_table(rows),
         "ratings": {
             "bradley_terry": {
                 "camp_intercept": bt.camp_intercept,

@@ -33,7 +33,7 @@ def test_the_last_seat_named_before_the_choices_is_never_the_seat_itself() -> No
 
 def test_the_seer_sees_its_results_on_its_choices() -> None:
     fake = FakeChatModel()
-    out = play(fake, seed=7, agents=AgentChoice())
+    out = play(fake, seed=2, agents=AgentChoice())  # a game whose Seer votes after checking
     seer = next(s.id for s in out["game"].seats if s.role.value == "seer")
     votes = [
         p.rsplit("\nChoices: ", 1)[1]

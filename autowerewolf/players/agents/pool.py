@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import bm25s
-
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.experience import EXPERIENCE, action_text, outcome_text
 from autowerewolf.rules.events import Event, EventKind
@@ -85,6 +83,10 @@ class ExperiencePool:
 
     def retrieve(self, role: str, situation: str, k: int = TOP_K) -> list[tuple[Experience, float]]:
         """The `k` most rewarded among the situations most similar to `situation`."""
+        # Imported here: numpy and scipy take a while to load, and only experience seats
+        # need them (the CLI starts without them).
+        import bm25s
+
         with self._lock:
             rows = self._rows(role)
             if not rows:
