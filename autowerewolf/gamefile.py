@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from autowerewolf.errors import SettingsError, settings_error
 from autowerewolf.files import read_mapping
+from autowerewolf.players.agents.choice import AgentChoice
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.simple import ScriptEntry
 from autowerewolf.prompts.probes import check_probes
@@ -39,6 +40,7 @@ class GameFile(BaseModel):
     player_seed: int | None = None
     decisions: dict[str, ScriptEntry] = {}
     probes: list[str] = []
+    agents: AgentChoice = AgentChoice()
 
     @field_validator("probes")
     @classmethod
@@ -66,6 +68,7 @@ class GameFile(BaseModel):
             player_seed=self.player_seed,
             decisions=self.decisions,
             probes=tuple(self.probes),
+            agents=self.agents,
         )
 
 

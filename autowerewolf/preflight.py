@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 
 from autowerewolf.errors import SettingsError
+from autowerewolf.players.agents.registry import check_agents
 from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import ScriptedAnswer, scripted_action
 from autowerewolf.rules.config import GameConfig, GameSetup
@@ -99,6 +100,7 @@ def preflight(setup: GameSetup, seating: Seating) -> GameConfig:
     config = setup.build()
     _check_seats(config, seating)
     _check_script(config, seating)
+    check_agents(seating.agents)
     if seating.decisions or seating.overrides:
         dry_run(config, seating)
     return config

@@ -2,6 +2,7 @@
 so a grammar-constrained server can only produce a legal, parseable answer. The model reads
 the field descriptions, so they live here with the other prompts."""
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
@@ -9,38 +10,57 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from autowerewolf.rules.steps import TextKind
 
-REASONING_CHARS = 120
-SPEECH_CHARS = 280
-MESSAGE_CHARS = 120
+
+@dataclass(frozen=True)
+class Bounds:
+    """The longest private reasoning, speech and wolf message a model may write (characters).
+    The rules cap any text at rules.decisions.MAX_TEXT_CHARS."""
+
+    reasoning: int
+    speech: int
+    message: int
+
+
+# A 12-player game on 2 CPU cores is dominated by generated tokens: short answers.
+COMPACT = Bounds(reasoning=120, speech=280, message=120)
+# Room for a strong API model to think and argue.
+FULL = Bounds(reasoning=1500, speech=1200, message=400)
+BUDGETS = {"compact": COMPACT, "full": FULL}
 
 
 class AnswerBase(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    reasoning: str = Field(
-        max_length=REASONING_CHARS, description="Private thoughts; nobody else ever sees them."
-    )
-
 
 @cache
-def answer_schema(text: TextKind | None, options: tuple[str, ...]) -> type[AnswerBase]:
-    """The schema of one decision: `choice` among `options`, plus the step's free text (a
-    speech or a wolf message) if it takes one."""
+def answer_schema(
+    text: TextKind | None, options: tuple[str, ...], bounds: Bounds = COMPACT
+) -> type[AnswerBase]:
+    """The schema of one decision: private reasoning first (so the model thinks before it
+    chooses), `choice` among `options`, plus the step's free text (a speech or a wolf
+    message) if it takes one."""
     fields: dict[str, object] = {
+        "reasoning": (
+            str,
+            Field(
+                max_length=bounds.reasoning,
+                description="Private thoughts; nobody else ever sees them.",
+            ),
+        ),
         "choice": (Literal[options], Field(description="One of the legal choices.")),
     }
     if text == "speech":
         fields["speech"] = (
             str,
             Field(
-                max_length=SPEECH_CHARS,
+                max_length=bounds.speech,
                 description="What you say to the table ('' if you explode).",
             ),
         )
     if text == "message":
         fields["message"] = (
             str,
-            Field(max_length=MESSAGE_CHARS, description="Short message to your fellow wolves."),
+            Field(max_length=bounds.message, description="Short message to your fellow wolves."),
         )
     name = f"{(text or 'choice').title()}Answer"
     return create_model(name, __base__=AnswerBase, **fields)  # type: ignore[call-overload,no-any-return]

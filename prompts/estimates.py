@@ -78,3 +78,8 @@ def estimates_text(data: Mapping[str, Any], top: int = 2) -> str:
         roles = ", ".join(f"{role} {n}" for role, n in ranked if n > 0) or "no idea"
         parts.append(f"{seat}: {roles}")
     return "; ".join(parts)
+
+
+def estimates_note(data: Mapping[str, Any], day: int) -> str:
+    """The seat's latest estimate, as it reads it in its later prompts."""
+    return f"Your private role estimates (day {day}; 0-4, top roles): {estimates_text(data)}"

@@ -7,6 +7,7 @@ edited without touching code.
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 
@@ -137,53 +138,114 @@ def system_prompt(view: SeatView) -> str:
     )
 
 
-def option_labels(view: SeatView) -> dict[str, str]:
-    """Names for seat options, marking the player itself and, for a wolf, its teammates."""
-    labels = {}
+# Steps whose seat option harms that seat, and steps whose option helps it.
+HARM_STEPS = frozenset({"wolves", "exile_vote", "witch_poison", "hunter_shot"})
+HELP_STEPS = frozenset({"guard", "badge", "election_vote"})
+CHECK_STEPS = frozenset({"seer"})
+
+
+@dataclass(frozen=True)
+class Known:
+    """What the seat knows about the others, for labelling its options."""
+
+    checks: Mapping[str, str] = field(default_factory=dict)  # the Seer's results: wolf/good
+    claims: Mapping[str, str] = field(default_factory=dict)  # the latest claimed role per seat
+
+
+def _tags(view: SeatView, known: Known) -> dict[str, list[str]]:
+    tags: dict[str, list[str]] = {}
     for player in view.players:
-        note = player.name
+        seat, own = player.seat, []
         if player.seat == view.seat:
-            note += ", you"
+            own.append("you")
         elif player.seat in view.teammates:
-            note += ", fellow wolf"
-        labels[player.seat] = note
-    return labels
+            own.append("fellow wolf")
+        if player.sheriff:
+            own.append("sheriff")
+        if player.revealed_role is not None:
+            own.append(f"revealed {player.revealed_role.value}")
+        if seat in known.checks:
+            own.append(f"you checked: {known.checks[seat]}")
+        if seat in known.claims and seat != view.seat:
+            own.append(f"claims {known.claims[seat]}")
+        tags[seat] = own
+    return tags
 
 
-def decision_instruction(
-    prompt_key: str,
-    day: int,
-    options: Sequence[str],
-    attacked: str | None = None,
-    labels: Mapping[str, str] | None = None,
-) -> str:
-    """What the seat must decide now; changes every call, so it goes at the prompt's end.
+def _against_own_side(view: SeatView, known: Known, step: str, seat: str) -> str | None:
+    """Why choosing `seat` would work against the seat's own side, if it would."""
+    revealed = {p.seat: p.revealed_role for p in view.players}
+    wolf = view.camp.value == "wolf"
+    if step in HARM_STEPS:
+        if seat == view.seat:
+            return "yourself"
+        if wolf and seat in view.teammates:
+            return "your fellow wolves"
+        if not wolf and known.checks.get(seat) == "good":
+            return "players you checked as good"
+        role = revealed.get(seat)
+        if not wolf and role is not None and role is not Role.WEREWOLF:
+            return "publicly revealed good players"
+    if step in CHECK_STEPS and (seat in known.checks or revealed.get(seat) is not None):
+        return "players whose side you already know"
+    known_wolf = known.checks.get(seat) == "wolf" or revealed.get(seat) is Role.WEREWOLF
+    if step in HELP_STEPS and not wolf and known_wolf:
+        return "known wolves"
+    return None
 
-    `labels` annotates options (a seat's name, "you", "fellow wolf") so a small model
-    does not confuse seats.
-    """
+
+def choices_text(view: SeatView, step: str, known: Known) -> str:
+    """The legal choices with who each seat is to this player. Choices that work against the
+    player's own side are described, not listed, so that the last seats the model reads
+    before answering are sensible ones (a small model tends to copy the last seat it read);
+    they stay legal."""
+    tags = _tags(view, known)
+    listed: list[str] = []
+    against: list[str] = []
+    for option in view.options:
+        reason = _against_own_side(view, known, step, option) if option in tags else None
+        if reason is not None:
+            against.append(reason)
+        elif option == "explode":
+            continue
+        elif option in tags:
+            note = ", ".join([view_name(view, option), *tags[option]])
+            listed.append(f"{option} ({note})")
+        else:
+            listed.append(option)
+    text = f"Choices: {', '.join(listed)}."
+    if against:
+        text += f" Also legal but against your own side: {', '.join(dict.fromkeys(against))}."
+    if "explode" in view.options:
+        text += (
+            " Also legal: 'explode' kills you at once and reveals you as a werewolf, a last"
+            " resort that loses your team a player."
+        )
+    return text
+
+
+def view_name(view: SeatView, seat: str) -> str:
+    return next(p.name for p in view.players if p.seat == seat)
+
+
+def decision_instruction(prompt_key: str, day: int, attacked: str | None = None) -> str:
+    """What the seat must decide now; changes every call, so it goes at the prompt's end."""
     template = _yaml("decisions.yaml")[prompt_key]
     assert isinstance(template, str)
-    hint = (
-        " ('explode' would kill you at once and reveal you as a werewolf: a last resort"
-        " that loses your team a player.)"
-        if "explode" in options
-        else ""
-    )
-    text = template.format(day=day, attacked=attacked or "nobody", explode_hint=hint)
-    labels = labels or {}
-    choices = ", ".join(f"{o} ({labels[o]})" if o in labels else o for o in options)
-    return f"{text}\nLegal choices: {choices}."
+    return template.format(day=day, attacked=attacked or "nobody")
+
+
+ANSWER_LINE = "Answer with your private reasoning first, then your choice."
 
 
 # --- the parts of a decision prompt ---------------------------------------------------
 
 
 def memory_text(digest: Sequence[str], recent: Iterable[str]) -> str:
-    """The game so far as the seat remembers it: an abridged digest, then recent lines."""
+    """The game so far as the seat remembers it: earlier days abridged, then today."""
     parts = []
     if digest:
-        parts.append("Earlier (abridged):\n" + "\n".join(digest))
+        parts.append("Earlier days (abridged):\n" + "\n".join(digest) + "\nSince the last dawn:")
     parts.append("\n".join(recent))
     return "\n".join(parts)
 
@@ -193,42 +255,63 @@ def _join(items: Iterable[str]) -> str:
 
 
 def ledger_text(
+    reader: str,
     facts: Sequence[tuple[str, str | None, str, int]],
     claims: Iterable[tuple[str, str, int]],
     votes: Mapping[int, Sequence[tuple[str, str | None]]],
-    recent_vote_days: int = 2,
+    verbatim_day: int,
 ) -> str:
-    """The seat's noted facts: (kind, seat, value, day) tuples, claims and exile ballots."""
+    """The seat's noted facts: (kind, seat, value, day) tuples, claims, and the exile ballots
+    of the latest day whose ballots are no longer in the verbatim transcript (days before
+    `verbatim_day`). The reader's own seat reads "you"."""
+
+    def who(seat: str | None) -> str:
+        return "you" if seat == reader else (seat or "-")
+
     checks = [f"{s} is {v} (night {d})" for k, s, v, d in facts if k == "check"]
-    potions = [f"{v} on {s} (night {d})" for k, s, v, d in facts if k == "potion"]
+    potions = [f"{v} on {who(s)} (night {d})" for k, s, v, d in facts if k == "potion"]
     deaths = [
-        f"{s} (night {d})" if v == "night" else f"{s} ({v} day {d})"
+        f"{who(s)} (night {d})" if v == "night" else f"{who(s)} ({v} day {d})"
         for k, s, v, d in facts
         if k == "death"
     ]
-    revealed = [f"{s} {v}" for k, s, v, _ in facts if k == "reveal"]
+    revealed = [f"{who(s)} {v}" for k, s, v, _ in facts if k == "reveal"]
     parts = []
     if checks:
         parts.append("Your checks: " + _join(checks))
     if potions:
         parts.append("Your potions: " + _join(potions))
-    claim_lines = [f"{s} claims {role} (day {d})" for s, role, d in sorted(claims)]
+    claim_lines = [f"{s} claims {role} (day {d})" for s, role, d in sorted(claims) if s != reader]
     if claim_lines:
         parts.append("Role claims: " + _join(claim_lines))
     if deaths:
         parts.append("Dead: " + ", ".join(deaths))
     if revealed:
         parts.append("Revealed: " + ", ".join(revealed))
-    for day in sorted(votes)[-recent_vote_days:]:
-        ballots = " ".join(f"{voter}->{target or '-'}" for voter, target in votes[day])
+    for day in [d for d in sorted(votes) if d < verbatim_day][-1:]:
+        ballots = " ".join(f"{who(voter)}->{who(target)}" for voter, target in votes[day])
         parts.append(f"Exile votes day {day}: {ballots}")
     return "\n".join(parts)
 
 
-def decision_tail(ledger: str, instruction: str) -> str:
-    """The end of a decision's message, new at every call: the noted facts and the question."""
-    noted = f"Facts you noted:\n{ledger}\n\n" if ledger else ""
-    return f"{noted}{instruction}"
+def identity_line(view: SeatView) -> str:
+    """A reminder of who the seat is, at the start of every question. It names no seat id:
+    a small model copies the seats it read last, and the question follows."""
+    return f"(You are {view.name}, the {view.role.value}.)"
+
+
+def decision_tail(
+    identity: str, ledger: str, notes: Sequence[str], instruction: str, choices: str
+) -> str:
+    """The end of a decision's message, new at every call: who the seat is, the facts it
+    noted, its agent's notes (estimates, strategy, experiences), the question and the
+    choices. The question comes last, after every other seat id the seat reads."""
+    parts = [identity]
+    if ledger:
+        parts.append(f"Facts you noted:\n{ledger}")
+    parts.extend(notes)
+    parts.append(f"{instruction}\n{choices}\n{ANSWER_LINE}" if choices else instruction)
+    return "\n\n".join(parts)
 
 
 def decision_message(memory: str, tail: str) -> str:

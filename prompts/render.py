@@ -147,7 +147,6 @@ def public_only(events: Iterable[Event]) -> list[Event]:
 # --- compact lines for a seat's memory ------------------------------------------------
 
 _GROUPED = (EventKind.BALLOT, EventKind.SIGNUP)
-SPEECH_DIGEST_CHARS = 90
 
 
 def _group(event: Event) -> tuple[EventKind, str | None, int | None]:
@@ -180,8 +179,11 @@ def compact(events: Sequence[Event], reader: str | None = None) -> list[tuple[Ev
     return out
 
 
-def digest_line(event: Event, reader: str | None = None) -> str | None:
-    """A shorter form of an old event for a seat's digest; None drops it."""
+def digest_line(
+    event: Event, reader: str | None = None, speech_chars: int | None = 60
+) -> str | None:
+    """A shorter form of an old event for a seat's digest; None drops it. Speeches are cut
+    to `speech_chars` characters, or dropped when it is None."""
     if event.kind in (
         EventKind.BALLOT,
         EventKind.SIGNUP,
@@ -189,7 +191,10 @@ def digest_line(event: Event, reader: str | None = None) -> str | None:
         EventKind.DAY_START,
     ):
         return None  # the facts ledger keeps the votes
-    if event.kind is EventKind.SPEECH and event.text and len(event.text) > SPEECH_DIGEST_CHARS:
-        label = (event.value or "speech").replace("_", " ")
-        return f"{event.actor} ({label}) says: {quote(event.text[:SPEECH_DIGEST_CHARS])}..."
+    if event.kind is EventKind.SPEECH:
+        if speech_chars is None or event.value in ("campaign", "election_pk"):
+            return None  # the ledger keeps role claims; the election's outcome stays
+        if event.text and len(event.text) > speech_chars:
+            label = (event.value or "speech").replace("_", " ")
+            return f"{event.actor} ({label}) says: {quote(event.text[:speech_chars])}..."
     return describe(event, reader)

@@ -33,7 +33,9 @@ from pydantic import (
 
 from autowerewolf.errors import SettingsError
 from autowerewolf.files import read_mapping
+from autowerewolf.prompts.answers import BUDGETS, Bounds
 from autowerewolf.rules.config import one_line
+from autowerewolf.rules.decisions import MAX_TEXT_CHARS
 
 Backend = Literal["api", "ollama", "local"]
 
@@ -50,6 +52,7 @@ Temperature = Annotated[float, Field(ge=0.0, le=2.0)]
 MaxTokens = Annotated[int, Field(gt=0)]
 TimeoutS = Annotated[float, Field(gt=0)]
 Retries = Annotated[int, Field(ge=0, le=20)]
+TextChars = Annotated[int, Field(ge=1, le=MAX_TEXT_CHARS)]
 
 
 class _Strict(BaseModel):
@@ -67,6 +70,18 @@ class _Strict(BaseModel):
         return data
 
 
+class Budget(_Strict):
+    """Explicit answer bounds, in characters (the rules cap any text at MAX_TEXT_CHARS)."""
+
+    reasoning: TextChars
+    speech: TextChars
+    message: TextChars
+
+
+# compact: short answers for CPU-bound local models; full: room for strong API models.
+BudgetChoice = Literal["compact", "full"] | Budget
+
+
 class ModelConfig(_Strict):
     """Everything needed to build one LangChain chat model."""
 
@@ -79,6 +94,17 @@ class ModelConfig(_Strict):
     timeout_s: TimeoutS = 120.0
     retries: Retries = 2
     seed: int | None = None
+    budget: BudgetChoice | None = Field(
+        None,
+        description="Answer bounds: compact, full or numbers; default compact for "
+        "the local backend, full otherwise.",
+    )
+
+    def bounds(self) -> Bounds:
+        """The answer bounds this model's players write within."""
+        if isinstance(self.budget, Budget):
+            return Bounds(self.budget.reasoning, self.budget.speech, self.budget.message)
+        return BUDGETS[self.budget or ("compact" if self.backend == "local" else "full")]
 
     @model_validator(mode="after")
     def _check_backend_fields(self) -> ModelConfig:
@@ -103,6 +129,7 @@ class ModelOverride(_Strict):
     timeout_s: TimeoutS | None = None
     retries: Retries | None = None
     seed: int | None = None
+    budget: BudgetChoice | None = None
 
 
 def _apply(base: ModelConfig, layers: Iterable[ModelOverride]) -> ModelConfig:

@@ -65,6 +65,17 @@ class RedactingChatOpenAI(ChatOpenAI):
         except Exception as err:
             raise _redacted(err) from None
 
+    def _create_chat_result(self, response: Any, generation_info: Any = None) -> ChatResult:
+        """ChatOpenAI drops a reasoning model's separate `reasoning_content`; keep it in the
+        message's additional_kwargs, where the LLM player records it privately."""
+        result = super()._create_chat_result(response, generation_info)
+        data = response if isinstance(response, dict) else response.model_dump()
+        for generation, choice in zip(result.generations, data.get("choices") or [], strict=False):
+            thinking = (choice.get("message") or {}).get("reasoning_content")
+            if thinking:
+                generation.message.additional_kwargs["reasoning_content"] = thinking
+        return result
+
     async def _agenerate(self, *args: Any, **kwargs: Any) -> ChatResult:
         try:
             return await super()._agenerate(*args, **kwargs)

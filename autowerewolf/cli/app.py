@@ -21,6 +21,7 @@ from autowerewolf.cli.logs import command_log, log_internal_error
 from autowerewolf.errors import USER_ERRORS as PROJECT_ERRORS
 from autowerewolf.errors import one_line
 from autowerewolf.graph.context import GameContext
+from autowerewolf.players.agents.pool import ExperiencePool, PoolConfig
 from autowerewolf.players.factory import ModelPool, PlayerBuilder
 from autowerewolf.runner import Games
 
@@ -100,10 +101,14 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
 
 @contextmanager
 def session(
-    db: Path, *, create: bool = False, models: PlayerModels | None = None
+    db: Path,
+    *,
+    create: bool = False,
+    models: PlayerModels | None = None,
+    experience: PoolConfig | None = None,
 ) -> Iterator[Games]:
     """The games of `db` with live players (LLM seats on `models`, default the embedded
-    model); stops any local model server afterwards.
+    model; `experience` seats on that pool); stops any local model server afterwards.
 
     Without `create` the file is opened read-only; `resume` and `fork` reopen it for
     writing only when they write (see `Games`)."""
@@ -112,7 +117,11 @@ def session(
         db,
         create=create,
         readonly=not create,
-        context=GameContext(player_factory=PlayerBuilder(models, pool)),
+        context=GameContext(
+            player_factory=PlayerBuilder(
+                models, pool, ExperiencePool(experience) if experience else None
+            )
+        ),
     )
     try:
         yield games

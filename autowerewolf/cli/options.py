@@ -9,8 +9,9 @@ import typer
 from pydantic import ValidationError
 
 from autowerewolf.backends.config import PlayerModels
-from autowerewolf.errors import SettingsError
+from autowerewolf.errors import SettingsError, one_line
 from autowerewolf.gamefile import GameFile, load_game_file
+from autowerewolf.players.agents.pool import PoolConfig, pool_beside
 from autowerewolf.players.factory import load_models
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.prompts.probes import UnknownProbe, parse_probes
@@ -48,6 +49,24 @@ ProbesOption = Annotated[
 ModelOption = Annotated[
     list[str], typer.Option(help="Model setting override, e.g. default.temperature=0.2.")
 ]
+AgentOption = Annotated[
+    list[str],
+    typer.Option(
+        help="Agent design of LLM seats: NAME (all), P03=NAME, role:seer=NAME or camp:wolf=NAME; "
+        "plain, estimator, adaptive, support, attack, experience or python:package.module:Class."
+    ),
+]
+ExperiencePoolOption = Annotated[
+    Path | None,
+    typer.Option(help="Experience pool file of `experience` seats; default: beside --db."),
+]
+FreezeOption = Annotated[
+    bool, typer.Option(help="Read the experience pool but never add this game's experiences.")
+]
+
+
+def experience_pool(db: Path, path: Path | None, frozen: bool) -> PoolConfig:
+    return PoolConfig(path=path or pool_beside(db), frozen=frozen)
 
 
 def parse_pairs(pairs: list[str], what: str) -> dict[str, str]:
@@ -93,6 +112,7 @@ def build_game(
     roles: str | None,
     players: str | None,
     seats: list[str],
+    agents: list[str] = [],  # noqa: B006 - never mutated
 ) -> tuple[GameSetup, Seating]:
     """The game the flags and files describe; the one place a game's seed is chosen."""
     if game_file and script:
@@ -129,7 +149,13 @@ def build_game(
         raise SettingsError(
             f"bad player kind {first['input']!r} for {where}: {first['msg']}"
         ) from None
-    return source.setup(chosen_seed), seating
+    choice = seating.agents
+    try:
+        for flag in agents:
+            choice = choice.with_flag(flag)
+    except ValidationError as err:
+        raise SettingsError(f"--agent: {one_line(err)}") from None
+    return source.setup(chosen_seed), seating.model_copy(update={"agents": choice})
 
 
 def with_probes(seating: Seating, probes: str | None) -> Seating:

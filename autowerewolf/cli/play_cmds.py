@@ -15,6 +15,9 @@ from rich.progress import Progress
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.cli.app import DEFAULT_DB, DbOption, app, console, fail, one_line_errors, session
 from autowerewolf.cli.options import (
+    AgentOption,
+    ExperiencePoolOption,
+    FreezeOption,
     JsonOption,
     ModelOption,
     ModelsOption,
@@ -24,12 +27,14 @@ from autowerewolf.cli.options import (
     Watch,
     WatchOption,
     build_game,
+    experience_pool,
     models_from,
     parse_pairs,
     with_probes,
 )
 from autowerewolf.errors import SettingsError
 from autowerewolf.narration import LLMNarrator, Narrator, TemplateNarrator
+from autowerewolf.players.agents.pool import PoolConfig, harvest
 from autowerewolf.players.factory import PlayerBuilder, check_models
 from autowerewolf.players.seating import Seating
 from autowerewolf.preflight import preflight, seat_ids
@@ -83,9 +88,18 @@ def ask_in_terminal(record: GameRecord) -> dict[str, Any]:
     return answers
 
 
+def learn(games: Games, record: GameRecord) -> None:
+    """A finished game's experiences into the pool its `experience` seats read, unless it is
+    frozen (docs/agents.md)."""
+    builder = games.context.player_factory
+    if record.status == "finished" and isinstance(builder, PlayerBuilder) and builder.experience:
+        harvest(builder.experience, record.game_id, record.events, record.records)
+
+
 def finish(games: Games, record: GameRecord, as_json: bool, progress: Any) -> None:
     while record.status == "waiting" and sys.stdin.isatty():
         record = games.resume(record.game_id, ask_in_terminal(record), progress)
+    learn(games, record)
     if as_json:
         summary = summarize(record.game_id, record.game, record.events, record.records)
         print(summary.model_dump_json(indent=2))
@@ -135,6 +149,9 @@ def play(
     probes: ProbesOption = None,
     models: ModelsOption = None,
     model: ModelOption = [],  # noqa: B006
+    agent: AgentOption = [],  # noqa: B006
+    experience: ExperiencePoolOption = None,
+    freeze_experience: FreezeOption = False,
     db: DbOption = DEFAULT_DB,
     game_id: Annotated[str | None, typer.Option(help="Id of the new game.")] = None,
     watch: WatchOption = Watch.NONE,
@@ -142,7 +159,7 @@ def play(
     json_out: JsonOption = False,
 ) -> None:
     """Play a new game and print who won and why."""
-    setup, seating = build_game(config, script, board, seed, variant, roles, players, seat)
+    setup, seating = build_game(config, script, board, seed, variant, roles, players, seat, agent)
     seating = with_probes(seating, probes)
     player_models = models_from(models, model)
     checked_models(setup, seating, player_models)
@@ -150,7 +167,8 @@ def play(
         game_id if game_id is not None else f"{setup.board}-s{setup.seed}-{os.urandom(2).hex()}"
     )
     check_game_id(new_id)
-    with session(db, create=True, models=player_models) as games:
+    pool = experience_pool(db, experience, freeze_experience)
+    with session(db, create=True, models=player_models, experience=pool) as games:
         narrator = None if json_out else make_narrator(narration, games)
         progress = watcher(watch, narrator)
         with console.status("Playing...") if not progress and not json_out else nullcontext():
@@ -169,6 +187,8 @@ def resume(
     ] = [],  # noqa: B006
     models: ModelsOption = None,
     model: ModelOption = [],  # noqa: B006
+    experience: ExperiencePoolOption = None,
+    freeze_experience: FreezeOption = False,
     watch: WatchOption = Watch.NONE,
     narration: NarrationOption = Narration.TEMPLATE,
     json_out: JsonOption = False,
@@ -184,20 +204,27 @@ def resume(
         raise SettingsError(
             f"--say for {', '.join(sorted(set(texts) - set(answers)))} needs --answer"
         )
-    with session(db, models=models_from(models, model)) as games:
+    pool = experience_pool(db, experience, freeze_experience)
+    with session(db, models=models_from(models, model), experience=pool) as games:
         progress = watcher(watch, None if json_out else make_narrator(narration, games))
         record = games.resume(game_id, answers or None, progress)
         finish(games, record, json_out, progress)
 
 
 def _run_batch_game(
-    db: str, game_id: str, setup: GameSetup, seating: Seating, models: PlayerModels
+    db: str,
+    game_id: str,
+    setup: GameSetup,
+    seating: Seating,
+    models: PlayerModels,
+    pool: PoolConfig,
 ) -> tuple[str, str]:
-    with session(Path(db), create=True, models=models) as games:
+    with session(Path(db), create=True, models=models, experience=pool) as games:
         if games.exists(game_id):
             record = games.resume(game_id)
         else:
             record = games.start(game_id, setup, seating)
+        learn(games, record)
     return game_id, record.game.winner.value if record.game.winner else record.status
 
 
@@ -222,19 +249,23 @@ def batch(
     probes: ProbesOption = None,
     models: ModelsOption = None,
     model: ModelOption = [],  # noqa: B006
+    agent: AgentOption = [],  # noqa: B006
+    experience: ExperiencePoolOption = None,
+    freeze_experience: FreezeOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Play many games; running it again continues the unfinished ones and skips the rest."""
     player_models = models_from(models, model)
     jobs: list[tuple[str, GameSetup, Seating]] = []
     for seed in range(seed_start, seed_start + games_count):
-        setup, seating = build_game(config, None, board, seed, variant, None, players, seat)
+        setup, seating = build_game(config, None, board, seed, variant, None, players, seat, agent)
         seating = with_probes(seating, probes)
         if seating.default == "human" or "human" in seating.seats.values():
             raise fail("batch games cannot have human seats")
         if not jobs:
             checked_models(setup, seating, player_models)
         jobs.append((f"{prefix}-{seed}", setup, seating))
+    pool = experience_pool(db, experience, freeze_experience)
     with session(db, create=True) as games:
         finished = {i for i in games.ids() if games.load(i).status == "finished"}
     todo = [job for job in jobs if job[0] not in finished]
@@ -243,12 +274,13 @@ def batch(
         task = bar.add_task("games", total=len(todo))
         if concurrency == 1:
             for job in todo:
-                outcomes[_run_batch_game(str(db), *job, player_models)[1]] += 1
+                outcomes[_run_batch_game(str(db), *job, player_models, pool)[1]] += 1
                 bar.advance(task)
         else:
-            with ProcessPoolExecutor(max_workers=concurrency) as pool:
+            with ProcessPoolExecutor(max_workers=concurrency) as workers:
                 futures = [
-                    pool.submit(_run_batch_game, str(db), *job, player_models) for job in todo
+                    workers.submit(_run_batch_game, str(db), *job, player_models, pool)
+                    for job in todo
                 ]
                 for future in as_completed(futures):
                     outcomes[future.result()[1]] += 1

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from autowerewolf.backends.config import ModelOverride, PlayerModels
 from autowerewolf.errors import settings_error
 from autowerewolf.files import read_mapping
+from autowerewolf.players.agents.choice import check_agent
 from autowerewolf.prompts.probes import check_probes
 
 ContestantKind = Literal["random", "heuristic", "llm"]
@@ -41,6 +42,12 @@ class Contestant(BaseModel):
     model: ModelOverride | None = Field(
         None, description="LLM only: override applied to this contestant's seats."
     )
+    agent: str = Field("plain", description="LLM only: the agent design of its seats.")
+
+    @field_validator("agent")
+    @classmethod
+    def _known_agent(cls, value: str) -> str:
+        return check_agent(value)
 
     @field_validator("name")
     @classmethod
@@ -51,7 +58,20 @@ class Contestant(BaseModel):
     def _model_only_for_llm(self) -> "Contestant":
         if self.model is not None and self.kind != "llm":
             raise ValueError(f"contestant {self.name!r}: `model` is only used by kind 'llm'")
+        if self.agent != "plain" and self.kind != "llm":
+            raise ValueError(f"contestant {self.name!r}: `agent` is only used by kind 'llm'")
         return self
+
+
+class ExperienceSettings(BaseModel):
+    """The experience pool of `experience` contestants (docs/agents.md)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pool: Path | None = Field(None, description="Pool file; default: beside the games.")
+    frozen: bool = Field(
+        True, description="Games read the pool but never add to it: they stay independent."
+    )
 
 
 class TournamentConfig(BaseModel):
@@ -71,6 +91,12 @@ class TournamentConfig(BaseModel):
         description="Share of games where every contestant sits in both camps; the rest "
         "put one contestant on each camp (and then swap).",
     )
+    baseline: str | None = Field(
+        None,
+        description="Team blocks pit every other contestant against this one only, in both "
+        "camps (Strategy Adaptation's design: one camp fixed to a baseline).",
+    )
+    experience: ExperienceSettings = ExperienceSettings()
     concurrency: int = Field(1, ge=1)
     models: PlayerModels | None = Field(
         None, description="Base model configs of LLM seats; None = the embedded local model."
@@ -97,6 +123,8 @@ class TournamentConfig(BaseModel):
         duplicated = sorted({n for n in names if names.count(n) > 1})
         if duplicated:
             raise ValueError(f"contestant names must be unique: {', '.join(duplicated)}")
+        if self.baseline is not None and self.baseline not in names:
+            raise ValueError(f"baseline {self.baseline!r} is not a contestant")
         return self
 
 

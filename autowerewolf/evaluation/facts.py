@@ -11,13 +11,16 @@ from typing import TypedDict
 
 from autowerewolf.evaluation.config import Price
 from autowerewolf.evaluation.debate import DebateRow, debate_row
+from autowerewolf.evaluation.designs import design_columns
+from autowerewolf.evaluation.roles import roles_of
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.rules.roles import Role
 
-# 2: probe calls counted apart, and the debate measurements of games played with probes.
-ROW_VERSION = 2
+# 3: probe calls counted apart and the debate measurements of games played with probes;
+# model, agent design, blunders and Est per seat; notes are not counted as decisions.
+ROW_VERSION = 3
 
 
 class SeatRow(TypedDict):
@@ -44,6 +47,10 @@ class SeatRow(TypedDict):
     probe_tokens_in: int
     probe_tokens_out: int
     probe_cost_usd: float
+    model: str | None  # the model and agent design that answered (LLM seats)
+    agent: str | None
+    blunders: dict[str, list[int]]  # metric -> [blunders, opportunities] (blunders.py)
+    est: list[float]  # Strategy Adaptation's Est of this seat: [sum over rounds, rounds]
 
 
 class GameRow(TypedDict):
@@ -57,14 +64,6 @@ class GameRow(TypedDict):
     wolf_exiles: int
     seats: dict[str, SeatRow]
     debate: DebateRow | None  # what the game's probes measured (None: played without)
-
-
-def roles_of(events: Sequence[Event]) -> dict[str, Role]:
-    for e in events:
-        if e.kind is EventKind.DEAL and e.text:
-            pairs = (part.strip().partition("=") for part in e.text.split(","))
-            return {seat: Role(role) for seat, _, role in pairs}
-    raise ValueError("the game has no DEAL event")
 
 
 def _label(
@@ -187,6 +186,7 @@ def game_row(
     kpi = role_kpi(events, roles, alive)
     models = {r.seat: r.model for r in records if r.model}
     agents = {r.seat: r.agent for r in records if r.agent}
+    judged, est = design_columns(events, records, roles)
     seats: dict[str, SeatRow] = {}
     for seat, role in sorted(roles.items()):
         counts = ballots.get(seat, [0, 0, 0, 0])
@@ -214,6 +214,10 @@ def game_row(
             probe_tokens_in=0,
             probe_tokens_out=0,
             probe_cost_usd=0.0,
+            model=models.get(seat),
+            agent=agents.get(seat),
+            blunders=judged.get(seat, {}),
+            est=est.get(seat, [0.0, 0.0]),
         )
     for r in records:
         row = seats[r.seat]
@@ -225,9 +229,11 @@ def game_row(
             row["probe_tokens_out"] += r.tokens_out or 0
             row["probe_cost_usd"] += usd
             continue
-        row["decisions"] += 1
-        row["fallbacks"] += int(r.fallback)
-        row["invalid"] += int(not r.valid)
+        # Notes (an agent's estimates, strategies...) cost tokens but are no decisions.
+        decision = r.purpose == "decision"
+        row["decisions"] += int(decision)
+        row["fallbacks"] += int(decision and r.fallback)
+        row["invalid"] += int(decision and not r.valid)
         row["tokens_in"] += r.tokens_in or 0
         row["tokens_out"] += r.tokens_out or 0
         row["latency_s"] += r.latency_s

@@ -11,6 +11,7 @@ from typing import Any
 
 from autowerewolf.evaluation import debate_report, plots
 from autowerewolf.evaluation.debate_stats import METRICS, DebateAggregator
+from autowerewolf.evaluation.design_report import HEADLINE_BLUNDERS, design_table
 from autowerewolf.evaluation.facts import GameRow
 from autowerewolf.evaluation.gte import RESAMPLES as GTE_RESAMPLES
 from autowerewolf.evaluation.gte import gte_json, gte_ratings, gte_rows
@@ -39,6 +40,10 @@ DEFINITIONS = {
     "gte": "game-theoretic rating (Kaggle Game Arena, polarix ce_maxent): expected payoff "
     "against the max-entropy correlated equilibrium of the roles x contestants win-rate game, "
     "minus the equilibrium payoff (0 = in the equilibrium's support); bootstrap over games",
+    "est": "Strategy Adaptation's Est: how well the other seats' role estimates read the "
+    "design's seats (mean over estimate rounds of the mean Acc of their raters)",
+    "blunders": "decisions wrong whatever the player believed, / the decisions that could "
+    "have been (docs/blunders.md)",
 }
 FIGURES = (
     ("ratings", "Ratings with 95% bootstrap intervals"),
@@ -70,6 +75,12 @@ def _interval(cell: dict[str, Any]) -> str:
     if cell.get("rate") is None:
         return NA
     return f"{cell['rate']:.3f} [{cell['lo']:.3f}, {cell['hi']:.3f}] (n={cell['n']:g})"
+
+
+def _blunder_rate(cell: list[int] | None) -> str:
+    if not cell or not cell[1]:
+        return NA
+    return f"{cell[0]}/{cell[1]} ({cell[0] / cell[1]:.0%})"
 
 
 def _tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
@@ -130,7 +141,34 @@ def _tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]
         ["contestant", "GTE rating", "95% interval", "equilibrium weight"],
         gte_rows(gte) if gte else [],
     )
+    design_rows = [
+        [
+            d["model"],
+            d["agent"],
+            str(d["games"]),
+            _interval(d["win"]),
+            _fmt(d["win_by_camp"].get("wolf")),
+            _fmt(d["win_by_camp"].get("good")),
+            _fmt(d["est"]),
+            *[_blunder_rate(d["blunders"].get(m)) for m in HEADLINE_BLUNDERS],
+        ]
+        for d in data["designs"]
+    ]
     return [
+        (
+            "Agent designs (LLM seats, per model and design)",
+            [
+                "model",
+                "agent",
+                "games",
+                "win rate [95%] (seats)",
+                "as wolf",
+                "as good",
+                "Est",
+                *[f"blunders: {m}" for m in HEADLINE_BLUNDERS],
+            ],
+            design_rows,
+        ),
         (
             "Ratings (Bradley-Terry headline; Elo and OpenSkill baselines)",
             ["contestant", "BT skill", "95% interval", "team Elo", "OpenSkill mu"],
@@ -305,9 +343,9 @@ def build_report(
 ) -> Report:
     """The report of `rows`; `plot_game` picks the game whose synthetic votes are charted
     (default: the first game played with the speech_votes probe)."""
-    agg, debate = Aggregator(), DebateAggregator(plot_game)
+    rows = list(rows)
+    agg, debate = Aggregator().add_all(rows), DebateAggregator(plot_game)
     for row in rows:
-        agg.add(row)
         debate.add(row)
     names = agg.contestants
     if len(names) < 2:
@@ -325,6 +363,7 @@ def build_report(
         "draws": agg.draws,
         "boards": sorted(agg.boards),
         "contestants": metrics,
+        "designs": design_table(rows),
         "ratings": {
             "bradley_terry": {
                 "camp_intercept": bt.camp_intercept,

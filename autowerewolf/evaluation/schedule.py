@@ -21,6 +21,7 @@ import numpy as np
 
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.evaluation.config import Contestant, TournamentConfig
+from autowerewolf.players.agents.choice import AgentChoice
 from autowerewolf.players.factory import DEFAULT_MODELS
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameConfig, GameSetup, make_config
@@ -64,6 +65,7 @@ def _seating(
         seats={s: c.kind for s, c in zip(seats, holders, strict=True)},
         contestants={s: c.name for s, c in zip(seats, holders, strict=True)},
         probes=tuple(config.probes),
+        agents=AgentChoice(seats={s: c.agent for s, c in llm_seats.items()}),
     )
     return seating, models
 
@@ -75,6 +77,9 @@ def plan(config: TournamentConfig) -> list[PlannedGame]:
     k = len(config.contestants)
     rng = np.random.default_rng(config.seed)
     pairs = list(combinations(range(k), 2))
+    if config.baseline is not None:
+        base_index = [c.name for c in config.contestants].index(config.baseline)
+        pairs = [p for p in pairs if base_index in p]
     pair_order = [pairs[i] for i in rng.permutation(len(pairs))]
     games: list[PlannedGame] = []
     mixed_so_far = 0

@@ -13,22 +13,31 @@ from autowerewolf.evaluation.config import TournamentConfig
 from autowerewolf.evaluation.results import connect, finished_ids, row_of, save_row
 from autowerewolf.evaluation.schedule import PlannedGame, plan
 from autowerewolf.graph.context import GameContext
+from autowerewolf.players.agents.pool import ExperiencePool, PoolConfig, harvest, pool_beside
 from autowerewolf.players.factory import ModelPool, PlayerBuilder, check_models
 from autowerewolf.runner import Games
 
 Progress = Callable[[str, str], None]
 
 
+def experience_pool(config: TournamentConfig, db: Path) -> ExperiencePool:
+    settings = config.experience
+    return ExperiencePool(PoolConfig(settings.pool or pool_beside(db), settings.frozen))
+
+
 def play_one(db: str, config: TournamentConfig, game: PlannedGame) -> tuple[str, str]:
     """Play (or resume) one game and store its result row; returns (game id, outcome)."""
     pool = ModelPool()
-    context = GameContext(player_factory=PlayerBuilder(game.models, pool))
+    experience = experience_pool(config, Path(db))
+    context = GameContext(player_factory=PlayerBuilder(game.models, pool, experience))
     games = Games(Path(db), create=True, context=context)
     try:
         if games.exists(game.game_id):
             record = games.resume(game.game_id)
         else:
             record = games.start(game.game_id, game.setup, game.seating)
+        if record.status == "finished":
+            harvest(experience, record.game_id, record.events, record.records)
     finally:
         games.close()
         pool.close()

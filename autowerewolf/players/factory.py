@@ -17,9 +17,10 @@ from autowerewolf.backends.config import (
 )
 from autowerewolf.backends.factory import check_api_keys, make_chat_model
 from autowerewolf.backends.local_server import DEFAULT_ALIAS, LocalServer
+from autowerewolf.players.agents.pool import ExperiencePool
+from autowerewolf.players.agents.registry import build_agent
 from autowerewolf.players.base import Player
 from autowerewolf.players.heuristic import HeuristicPlayer
-from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.simple import RandomPlayer, ScriptedPlayer
 from autowerewolf.rules.roles import Role
@@ -93,15 +94,25 @@ def check_models(models: PlayerModels, llm_seats: Iterable[str], roles: Iterable
 
 
 class PlayerBuilder:
-    """A PlayerFactory that also builds LLM seats, from model configs that live in the
-    runtime context only (they never enter a checkpoint)."""
+    """A PlayerFactory that also builds LLM seats: their agent design from the seating (saved
+    with the game), their model from model configs that live in the runtime context only
+    (they never enter a checkpoint), like the experience pool `experience` designs read."""
 
-    def __init__(self, models: PlayerModels | None = None, pool: ModelPool | None = None) -> None:
+    def __init__(
+        self,
+        models: PlayerModels | None = None,
+        pool: ModelPool | None = None,
+        experience: ExperiencePool | None = None,
+    ) -> None:
         self.models = models or DEFAULT_MODELS
         self.pool = pool or ModelPool()
+        self.experience = experience
 
     def __call__(self, seat: str, kind: PlayerKind, seating: Seating, view: SeatView) -> Player:
         if kind == "llm":
-            config = self.models.resolve(seat, view.role.value)
-            return LLMPlayer(self.pool.chat(config), config.model)
+            role = view.role.value
+            config = self.models.resolve(seat, role)
+            agent = seating.agents.resolve(seat, role)
+            chat = self.pool.chat(config)
+            return build_agent(agent, chat, config.model, config.bounds(), self.experience)
         return basic_player(seat, kind, seating, view)

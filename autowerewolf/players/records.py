@@ -29,6 +29,7 @@ class DecisionRecord(BaseModel):
     text: str = ""
     data: dict[str, Any] | None = None  # structured output: estimates, a strategy, a bid...
     reasoning: str | None = None  # private: never shown to another seat
+    thinking: str | None = None  # a reasoning model's separate reasoning content: private too
     prompt: str | None = None  # the new part of the prompt sent for this call
     prompt_chars: int | None = None  # size of the whole prompt
     raw: str | None = None  # what the model answered, kept (bounded) for audits

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from autowerewolf.players.agents.choice import AgentChoice
 from autowerewolf.players.simple import ScriptedAnswer, ScriptEntry
 from autowerewolf.prompts.probes import check_probes
 from autowerewolf.rules.config import MAX_SEED
@@ -47,6 +48,12 @@ class Seating(BaseModel):
     @classmethod
     def _known_probes(cls, names: tuple[str, ...]) -> tuple[str, ...]:
         return check_probes(names)
+
+    agents: AgentChoice = Field(
+        default_factory=AgentChoice,
+        description="The agent design of LLM seats: default, then camp, role and seat "
+        "choices, resolved from each seat's own role (docs/agents.md).",
+    )
 
     def kind_of(self, seat: str) -> PlayerKind:
         return self.seats.get(seat, self.default)

@@ -1,21 +1,24 @@
-"""A seat's memory: what it saw, as an append-only log, a facts ledger and, past a budget,
-a digest of the oldest part, so prompts stay bounded however long the game runs.
+"""A seat's memory: what it saw, folded by day, and a facts ledger.
 
-Memory is derived from the seat's own view only; its wording comes from `prompts`."""
+Memory is a pure function of the seat's view: the same view gives the same memory whether
+the seat has been asked every question of the game, or its live player was rebuilt after a
+resume or a fork. Events before the latest dawn (the latest "Day N begins") are folded into
+a digest: the day before keeps its speeches cut short, older days their facts only; the
+events since the latest dawn stay verbatim. The digest changes only at dawn, so within a day
+a seat's prompt grows only at its end (the server's prompt cache reuses the rest), and
+however long the game runs the prompt stays about one day long.
+
+Its wording comes from `prompts`."""
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from autowerewolf.prompts.render import compact, digest_line
 from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.rules.views import SeatView
 
-# Characters of verbatim log kept in the prompt; older lines are folded into the digest.
-DEFAULT_BUDGET_CHARS = 6000
-# After folding, this share of the budget stays verbatim, so folds happen rarely and the
-# prompt prefix (and the server's prompt cache) survives between them.
-KEEP_AFTER_FOLD = 0.4
+# Characters kept of each speech of the day before the latest dawn.
+SPEECH_DIGEST_CHARS = 48
 CLAIM = re.compile(r"\bI(?: am|'m)(?: the| a)? (seer|witch|hunter|guard|idiot|villager)\b", re.I)
 
 
@@ -65,44 +68,47 @@ class FactsLedger:
         elif kind is EventKind.BALLOT and event.value == "exile" and event.actor:
             self.votes.setdefault(day, []).append((event.actor, event.target))
 
+    def checks(self) -> dict[str, str]:
+        """The Seer's own results: seat -> "wolf" or "good"."""
+        return {f.seat: f.value for f in self.facts if f.kind == "check" and f.seat}
 
-@dataclass
-class SeatMemory:
-    reader: str  # the seat whose memory this is
-    budget_chars: int = DEFAULT_BUDGET_CHARS
-    digest: list[str] = field(default_factory=list)
-    recent: list[tuple[Event, str]] = field(default_factory=list)
-    ledger: FactsLedger = field(default_factory=FactsLedger)
-    seen: int = 0
+    def revealed(self) -> dict[str, str]:
+        """Publicly revealed roles: seat -> role."""
+        return {f.seat: f.value for f in self.facts if f.kind == "reveal" and f.seat}
 
-    def update(self, view: SeatView) -> list[str]:
-        """Take in the events new since the last call; returns their lines."""
-        new = view.events[self.seen :]
-        self.seen = len(view.events)
-        for event in new:
-            self.ledger.observe(event)
-        lines = []
-        for event, text in compact(new, self.reader):
-            line = f"D{event.day} {text}"
-            self.recent.append((event, line))
-            lines.append(line)
-        if sum(len(line) + 1 for _, line in self.recent) > self.budget_chars:
-            self._fold()
-        return lines
 
-    def _fold(self) -> None:
-        keep_chars = int(self.budget_chars * KEEP_AFTER_FOLD)
-        kept: list[tuple[Event, str]] = []
-        size = 0
-        for event, line in reversed(self.recent):
-            size += len(line) + 1
-            if size > keep_chars:
-                break
-            kept.append((event, line))
-        folded: Sequence[tuple[Event, str]] = self.recent[: len(self.recent) - len(kept)]
-        self.digest += [
-            f"D{e.day} {short}"
-            for e, _ in folded
-            if (short := digest_line(e, self.reader)) is not None
-        ]
-        self.recent = list(reversed(kept))
+@dataclass(frozen=True)
+class Memory:
+    digest: tuple[str, ...]  # earlier days, abridged
+    recent: tuple[str, ...]  # verbatim since the latest dawn
+    ledger: FactsLedger
+    verbatim_day: int  # the day of the latest dawn (0 before the first)
+
+
+def _dawn(events: tuple[Event, ...]) -> int:
+    """Index of the latest "Day N begins" event, 0 before the first one."""
+    for index in range(len(events) - 1, -1, -1):
+        if events[index].kind is EventKind.DAY_START:
+            return index
+    return 0
+
+
+def remember(view: SeatView) -> Memory:
+    """The seat's memory at this view."""
+    events, reader = view.events, view.seat
+    ledger = FactsLedger()
+    for event in events:
+        ledger.observe(event)
+    cut = _dawn(events)
+    # The day before the latest dawn keeps its speeches, cut short; earlier days keep their
+    # facts only (the ledger keeps role claims and the last two days' votes).
+    recent_day = events[cut].day - 1 if cut else 0
+    digest = tuple(
+        f"D{e.day} {short}"
+        for e in events[:cut]
+        if (short := digest_line(e, reader, SPEECH_DIGEST_CHARS if e.day >= recent_day else None))
+        is not None
+    )
+    recent = tuple(f"D{e.day} {text}" for e, text in compact(events[cut:], reader))
+    day = events[cut].day if cut else 0
+    return Memory(digest=digest, recent=recent, ledger=ledger, verbatim_day=day)

@@ -1,11 +1,14 @@
 """The LLM player: one prompt per question from the seat's own view, a structured answer,
 one re-prompt on an invalid answer, then a seeded random legal fallback (or, for a role
-estimate, no estimate), logged and recorded with what the model said."""
+estimate, no estimate), logged and recorded with what the model said.
 
-import copy
+The player keeps nothing between questions: every prompt is a pure function of the seat's
+view (its memory, `memory.remember`) and of what an agent design adds from the seat's own
+records, so a resumed or forked game prompts exactly as an uninterrupted one."""
+
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,18 +19,20 @@ from pydantic import BaseModel
 from autowerewolf.backends.redact import redact_secrets
 from autowerewolf.backends.usage import usage_from_message
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
-from autowerewolf.players.llm.memory import SeatMemory
+from autowerewolf.players.llm.memory import Memory, remember
 from autowerewolf.players.simple import random_answer
 from autowerewolf.prompts import estimates
-from autowerewolf.prompts.answers import answer_schema
+from autowerewolf.prompts.answers import COMPACT, Bounds, answer_schema
 from autowerewolf.prompts.player import (
     NO_ANSWER,
+    Known,
+    choices_text,
     decision_instruction,
     decision_message,
     decision_tail,
+    identity_line,
     ledger_text,
     memory_text,
-    option_labels,
     reprompt,
     system_prompt,
 )
@@ -39,6 +44,8 @@ from autowerewolf.rules.views import SeatView
 log = logging.getLogger(__name__)
 # What is kept of an unparseable answer, for audits.
 RAW_KEEP_CHARS = 2000
+# What is kept of a reasoning model's separate reasoning content (private to the seat).
+THINKING_KEEP_CHARS = 8000
 
 
 class InvalidAnswer(ValueError):
@@ -53,6 +60,21 @@ class CallOutcome:
     tokens_in: int
     tokens_out: int
     cached_tokens: int
+    thinking: str = ""
+
+
+def thinking_of(message: BaseMessage) -> str:
+    """A reasoning model's separate reasoning content, if the server returned any."""
+    found = message.additional_kwargs.get("reasoning_content")
+    if isinstance(found, str):
+        return found
+    if isinstance(message.content, list):
+        return "".join(
+            str(block.get("thinking") or block.get("reasoning") or "")
+            for block in message.content
+            if isinstance(block, dict) and block.get("type") in ("thinking", "reasoning")
+        )
+    return ""
 
 
 def _call(chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessage]) -> CallOutcome:
@@ -75,6 +97,7 @@ def _call(chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessa
         tokens_in=(usage["prompt_tokens"] if usage else None) or 0,
         tokens_out=(usage["completion_tokens"] if usage else None) or 0,
         cached_tokens=(usage["cached_tokens"] if usage else None) or 0,
+        thinking=thinking_of(raw_message) if isinstance(raw_message, BaseMessage) else "",
     )
 
 
@@ -85,6 +108,7 @@ class Exchange:
     parsed: BaseModel | None = None
     value: Any = None
     raws: list[str] = field(default_factory=list)
+    thinking: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     retries: int = 0
     tokens_in: int = 0
@@ -96,6 +120,7 @@ class Exchange:
     def record_fields(self) -> dict[str, Any]:
         return {
             "raw": "\n---\n".join(r[:RAW_KEEP_CHARS] for r in self.raws if r) or None,
+            "thinking": "\n---\n".join(t[:THINKING_KEEP_CHARS] for t in self.thinking if t) or None,
             "retries": self.retries,
             "error": "; ".join(self.errors) or None,
             "tokens_in": self.tokens_in,
@@ -115,30 +140,17 @@ def _choice(parsed: BaseModel, options: tuple[str, ...]) -> Action:
 
 
 class LLMPlayer:
+    """The `plain` agent design, and the model caller every LLM agent design builds on."""
+
     kind = "llm"
 
-    def __init__(self, chat: BaseChatModel, model_name: str) -> None:
+    def __init__(
+        self, chat: BaseChatModel, model_name: str, bounds: Bounds = COMPACT, agent: str = "plain"
+    ) -> None:
         self.chat = chat
         self.model_name = model_name
-        self.memory: SeatMemory | None = None
-        self._system: str | None = None
-
-    def _remember(self, view: SeatView, keep: bool = True) -> tuple[SeatMemory, list[str], str]:
-        """The seat's memory brought up to date: (memory, its new lines, noted facts).
-        With `keep` false (a probe) a copy is updated: when the memory folds depends on when
-        it is updated, and a probe must not change what the seat's next decision reads."""
-        if self.memory is None or self._system is None:
-            self.memory = SeatMemory(reader=view.seat)
-            self._system = system_prompt(view)
-        memory = self.memory if keep else copy.deepcopy(self.memory)
-        new_lines = memory.update(view)
-        ledger = memory.ledger
-        noted = ledger_text(
-            [(f.kind, f.seat, f.value, f.day) for f in ledger.facts],
-            [(s, f.value, f.day) for s, f in ledger.claims.items()],
-            ledger.votes,
-        )
-        return memory, new_lines, noted
+        self.bounds = bounds
+        self.agent = agent
 
     def ask(
         self,
@@ -146,20 +158,29 @@ class LLMPlayer:
         instruction: str,
         schema: type[BaseModel],
         read: Callable[[BaseModel], Any],
-        keep: bool = True,
+        notes: Sequence[str] = (),
+        choices: str = "",
+        memory: Memory | None = None,
     ) -> tuple[Exchange, str]:
         """Ask one question: returns the exchange (with `read(parsed)` as its value, or None
-        after two invalid answers) and the prompt's new part, for the record. A probe does
-        not `keep` what it reads in the seat's memory."""
-        memory, new_lines, noted = self._remember(view, keep)
-        assert self._system is not None
-        tail = decision_tail(noted, instruction)
-        transcript = memory_text(memory.digest, (line for _, line in memory.recent))
+        after two invalid answers) and the prompt's question part (its tail), for the record.
+        `notes` are the agent design's additions (estimates, strategy, experiences)."""
+        memory = memory or remember(view)
+        ledger = memory.ledger
+        noted = ledger_text(
+            view.seat,
+            [(f.kind, f.seat, f.value, f.day) for f in ledger.facts],
+            [(s, f.value, f.day) for s, f in ledger.claims.items()],
+            ledger.votes,
+            memory.verbatim_day,
+        )
+        tail = decision_tail(identity_line(view), noted, notes, instruction, choices)
+        system = system_prompt(view)
         messages: list[BaseMessage] = [
-            SystemMessage(self._system),
-            HumanMessage(decision_message(transcript, tail)),
+            SystemMessage(system),
+            HumanMessage(decision_message(memory_text(memory.digest, memory.recent), tail)),
         ]
-        exchange = Exchange(prompt_chars=len(self._system) + len(str(messages[1].content)))
+        exchange = Exchange(prompt_chars=len(system) + len(str(messages[1].content)))
         started = time.perf_counter()
         for attempt in range(2):
             outcome = _call(self.chat, schema, messages)
@@ -167,6 +188,7 @@ class LLMPlayer:
             exchange.tokens_out += outcome.tokens_out
             exchange.cached_tokens += outcome.cached_tokens
             exchange.raws.append(outcome.raw)
+            exchange.thinking.append(outcome.thinking)
             try:
                 if outcome.parsed is None:
                     problem = outcome.error or "the answer was not valid JSON for the schema"
@@ -184,24 +206,32 @@ class LLMPlayer:
                         HumanMessage(reprompt(str(err), view.options)),
                     ]
         exchange.latency_s = time.perf_counter() - started
-        return exchange, "\n".join(new_lines) + "\n\n" + tail
+        return exchange, tail
 
     def decide(self, request: DecisionRequest) -> Answer:
         if request.step == estimates.ROLE_ESTIMATES:
             return self.estimate(request)
+        return self.answer(request)
+
+    def answer(self, request: DecisionRequest, notes: Sequence[str] = ()) -> Answer:
+        """A game decision (or a choice probe), with the agent design's `notes` in the prompt."""
         view = request.view
-        keep = request.purpose != "probe"
+        memory = remember(view)
         attacked = next(
             (e.target for e in reversed(view.events) if e.kind is EventKind.WITCH_INFO), None
         )
+        attacked = "you" if attacked == view.seat else attacked
         step = STEPS.get(request.step)
         prompt_key = step.prompt if step is not None and step.prompt else request.step
-        instruction = decision_instruction(
-            prompt_key, view.day, view.options, attacked, option_labels(view)
+        instruction = decision_instruction(prompt_key, view.day, attacked)
+        known = Known(
+            checks=memory.ledger.checks(),
+            claims={s: f.value for s, f in memory.ledger.claims.items()},
         )
-        schema = answer_schema(takes_text(request.step), view.options)
+        choices = choices_text(view, prompt_key, known)
+        schema = answer_schema(takes_text(request.step), view.options, self.bounds)
         exchange, prompt = self.ask(
-            view, instruction, schema, lambda p: _choice(p, view.options), keep
+            view, instruction, schema, lambda p: _choice(p, view.options), notes, choices, memory
         )
         action = exchange.value if isinstance(exchange.value, Action) else None
         fallback = action is None
@@ -218,6 +248,7 @@ class LLMPlayer:
             request,
             self.kind,
             action,
+            agent=self.agent,
             model=self.model_name,
             reasoning=getattr(exchange.parsed, "reasoning", None),
             prompt=prompt,
@@ -246,6 +277,7 @@ class LLMPlayer:
             request,
             self.kind,
             action,
+            agent=self.agent,
             model=self.model_name,
             data=exchange.value,
             prompt=prompt,

@@ -1,0 +1,170 @@
+"""What prompts cost over complete default 12-A games with every seat an LLM: how they grow
+from the first day to the last, how much of them a prefix cache can serve, and the CPU the
+project spends per step outside the model.
+
+    python benchmarks/prompt_cost.py --games 5              # a deterministic fake model
+    python benchmarks/prompt_cost.py --agent adaptive       # another agent design
+    flock /tmp/autowerewolf-model.lock python benchmarks/prompt_cost.py --local --games 1
+
+With the fake model (no server): prompt sizes are characters / 4; the cacheable share is
+the part of each prompt that repeats the start of the same seat's previous prompt or of the
+prompt sent just before (what a server keeping every seat's prefix could serve); CPU per step is the
+process CPU time of the game, less the fake model's own, over the game's steps. With
+`--local`, the embedded model answers and the figures are the server's own token counts and
+cached tokens.
+"""
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+from pydantic import BaseModel
+
+from autowerewolf.backends.config import ModelConfig
+from autowerewolf.graph.context import GameContext
+from autowerewolf.players.agents.choice import AgentChoice
+from autowerewolf.players.factory import ModelPool, PlayerBuilder
+from autowerewolf.players.records import DecisionRecord
+from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import GameSetup
+from autowerewolf.runner import Games
+from tests.fakes.chat import FakeChatModel
+
+
+class TimedFake(FakeChatModel):
+    """The fake model, counting the CPU it spends itself."""
+
+    cpu_s: float = 0.0
+
+    def _answer(self, messages: list[BaseMessage], schema: type[BaseModel]) -> AIMessage:
+        began = time.process_time()
+        try:
+            return super()._answer(messages, schema)
+        finally:
+            self.cpu_s += time.process_time() - began
+
+
+class FakePool(ModelPool):
+    def __init__(self, chat: TimedFake) -> None:
+        super().__init__()
+        self.fake = chat
+
+    def chat(self, config: ModelConfig) -> Any:
+        return self.fake
+
+
+def shared_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def fake_game(seed: int, agents: AgentChoice) -> dict[str, Any]:
+    chat = TimedFake()
+    seating = Seating(default="llm", agents=agents)
+    with tempfile.TemporaryDirectory() as tmp:
+        games = Games(
+            Path(tmp) / "g.db",
+            create=True,
+            context=GameContext(PlayerBuilder(None, FakePool(chat))),
+        )
+        began = time.process_time()
+        record = games.start("g", GameSetup(seed=seed), seating)
+        cpu = time.process_time() - began
+        games.close()
+    by_seat: dict[str, str] = {}
+    total = cacheable = 0
+    previous = ""
+    for prompt in chat.prompts:
+        seat = prompt.split("(seat ")[1][:3]
+        total += len(prompt)
+        # The seat's own previous prompt, or the last one sent (the common rules text).
+        cacheable += max(
+            shared_prefix(by_seat.get(seat, ""), prompt), shared_prefix(previous, prompt)
+        )
+        by_seat[seat] = previous = prompt
+    return {
+        "records": record.records,
+        "steps": record.game.ply,
+        "cpu_ms_per_step": 1000 * (cpu - chat.cpu_s) / record.game.ply,
+        "cacheable": cacheable / total,
+        "days": record.game.day,
+    }
+
+
+def growth(records: list[DecisionRecord], chars: bool) -> tuple[float, float]:
+    """Median prompt size of the first day's calls and of the last day's."""
+    size = defaultdict(list)
+    for r in records:
+        if r.player == "llm":
+            size[r.day].append((r.prompt_chars or 0) / 4 if chars else (r.tokens_in or 0))
+    return statistics.median(size[min(size)]), statistics.median(size[max(size)])
+
+
+def local_game(seed: int, agents: AgentChoice) -> dict[str, Any]:
+    pool = ModelPool()
+    with tempfile.TemporaryDirectory() as tmp:
+        games = Games(
+            Path(tmp) / "g.db", create=True, context=GameContext(PlayerBuilder(None, pool))
+        )
+        try:
+            record = games.start("g", GameSetup(seed=seed), Seating(default="llm", agents=agents))
+        finally:
+            games.close()
+            pool.close()
+    llm = [r for r in record.records if r.player == "llm"]
+    prompt = sum(r.tokens_in or 0 for r in llm)
+    return {
+        "records": record.records,
+        "steps": record.game.ply,
+        "cacheable": sum(r.cached_tokens or 0 for r in llm) / max(1, prompt),
+        "days": record.game.day,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--seed-start", type=int, default=1)
+    parser.add_argument("--agent", default="plain", help="the agent design of every seat")
+    parser.add_argument("--local", action="store_true", help="the embedded model, not a fake")
+    args = parser.parse_args()
+    agents = AgentChoice(default=args.agent)
+    print(
+        "| seed | days | steps | first-day median | last-day median | ratio | cache share |"
+        + ("" if args.local else " CPU ms/step |")
+    )
+    print("|---|---|---|---|---|---|---|" + ("" if args.local else "---|"))
+    ratios, shares, cpus = [], [], []
+    for seed in range(args.seed_start, args.seed_start + args.games):
+        out = local_game(seed, agents) if args.local else fake_game(seed, agents)
+        first, last = growth(out["records"], chars=not args.local)
+        ratios.append(last / first)
+        shares.append(out["cacheable"])
+        line = (
+            f"| {seed} | {out['days']} | {out['steps']} | {first:.0f} | {last:.0f} | "
+            f"{last / first:.2f} | {out['cacheable']:.1%} |"
+        )
+        if not args.local:
+            cpus.append(out["cpu_ms_per_step"])
+            line += f" {out['cpu_ms_per_step']:.1f} |"
+        print(line, flush=True)
+    print(
+        f"\nmax last/first ratio {max(ratios):.2f} (goal <= 2), min cache share "
+        f"{min(shares):.1%} (goal >= 70%)"
+        + (f", max CPU {max(cpus):.1f} ms/step (goal <= 10)" if cpus else "")
+    )
+
+
+if __name__ == "__main__":
+    main()

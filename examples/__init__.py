@@ -1,0 +1,1 @@
+"""Examples: tournament files and a plug-in agent design (examples/agents/)."""

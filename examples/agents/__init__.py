@@ -1,0 +1,1 @@
+"""Example plug-in agent designs."""

@@ -1,0 +1,57 @@
+"""A reasoning model's separate reasoning content is kept in the seat's own record and
+never reaches another seat's prompt."""
+
+import json
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+from pydantic import BaseModel, SecretStr
+
+from autowerewolf.backends.factory import RedactingChatOpenAI
+from autowerewolf.players.agents.choice import AgentChoice
+from tests.agents.helpers import play
+from tests.fakes.chat import FakeChatModel
+
+
+class Thinking(FakeChatModel):
+    def _answer(self, messages: list[BaseMessage], schema: type[BaseModel]) -> AIMessage:
+        answer = super()._answer(messages, schema)
+        seat = str(messages[0].content).split("(seat ")[1][:3]
+        answer.additional_kwargs["reasoning_content"] = f"THOUGHT-{seat}-{len(self.prompts)}"
+        return answer
+
+
+def test_thinking_is_recorded_privately() -> None:
+    chat = Thinking()
+    out = play(chat, agents=AgentChoice())
+    records = [r for r in out["records"] if r.purpose == "decision"]
+    assert records and all((r.thinking or "").startswith(f"THOUGHT-{r.seat}-") for r in records)
+    for prompt in chat.prompts:
+        me = prompt.split("(seat ")[1][:3]
+        assert "THOUGHT-" not in prompt.replace(f"THOUGHT-{me}-", "")
+    assert not any("THOUGHT-" in (e.text or "") for e in out["events"])
+
+
+def test_the_openai_client_keeps_reasoning_content() -> None:
+    chat = RedactingChatOpenAI(model="m", base_url="http://127.0.0.1:9/v1", api_key=SecretStr("x"))
+    response: dict[str, Any] = {
+        "id": "1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {
+                    "role": "assistant",
+                    "content": json.dumps({"choice": "P01"}),
+                    "reasoning_content": "private chain of thought",
+                },
+            }
+        ],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
+    }
+    result = chat._create_chat_result(response)
+    message = result.generations[0].message
+    assert message.additional_kwargs["reasoning_content"] == "private chain of thought"
