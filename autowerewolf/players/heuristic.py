@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from autowerewolf.players.base import Answer, DecisionRequest, plain_record
+from autowerewolf.players.base import Answer, DecidesAtOnce, DecisionRequest, plain_record
 from autowerewolf.rules.decisions import Action, Option
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.rng import pick
@@ -157,7 +157,7 @@ def speech(view: SeatView, beliefs: Beliefs, known_wolves: list[str]) -> str:
     return "I have no solid information yet; I am watching the votes."
 
 
-class HeuristicPlayer:
+class HeuristicPlayer(DecidesAtOnce):
     kind = "heuristic"
 
     def decide(self, request: DecisionRequest) -> Answer:

@@ -5,7 +5,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from autowerewolf.players.base import Answer, DecisionRequest, plain_record
+from autowerewolf.players.base import Answer, DecidesAtOnce, DecisionRequest, plain_record
 from autowerewolf.rules.decisions import Action, IllegalAction, Option
 from autowerewolf.rules.random_play import random_action
 
@@ -14,7 +14,7 @@ def random_answer(request: DecisionRequest) -> Action:
     return random_action(request.seed, request.key, request.options, request.seat)
 
 
-class RandomPlayer:
+class RandomPlayer(DecidesAtOnce):
     """A seeded random legal choice: the same answer every time the same decision is asked."""
 
     kind = "random"
@@ -66,7 +66,7 @@ def scripted_action(
     return Action(option=answer.option, text=text)
 
 
-class ScriptedPlayer:
+class ScriptedPlayer(DecidesAtOnce):
     """Answers from a script's decisions; where the script is silent, plays seeded random."""
 
     kind = "scripted"
