@@ -37,6 +37,7 @@ class GameFile(BaseModel):
     players: PlayersSpec = PlayersSpec()
     player_seed: int | None = None
     decisions: dict[str, ScriptEntry] = {}
+    db: str | None = None  # where the game is saved (a file or postgresql:// URL); --db wins
 
     def setup(self, seed: int) -> GameSetup:
         deal = self.deal

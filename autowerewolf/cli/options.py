@@ -15,6 +15,16 @@ from autowerewolf.players.factory import load_models
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.rules.config import GameSetup
 
+DEFAULT_DB = "games.db"
+NewDbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="SQLite file or postgresql://USER@HOST/DB database for the games "
+        "(default: the game file's db, else games.db).",
+    ),
+]
+
 
 class Watch(StrEnum):
     NONE = "none"
@@ -74,6 +84,14 @@ def _given(value: str | None, flag: str) -> str | None:
     if value is not None and not value.strip():
         raise SettingsError(f"{flag} must not be empty")
     return value.strip() if value is not None else None
+
+
+def chosen_db(db: str | None, game_file: Path | None, script: Path | None = None) -> str:
+    """--db, else the game file's `db:`, else games.db."""
+    path = script or game_file
+    if db is None and path is not None:
+        db = load_game_file(path).db
+    return db or DEFAULT_DB
 
 
 def build_game(

@@ -76,6 +76,11 @@ class TournamentConfig(BaseModel):
     )
     prices: dict[str, Price] = Field({}, description="Price per model name (DecisionRecord.model).")
     bootstrap: int = Field(1000, ge=100, description="Bootstrap resamples for rating intervals.")
+    db: str | None = Field(
+        None,
+        description="Where the games are saved: a SQLite file or a postgresql:// URL; "
+        "--db overrides it. Default: tournaments/NAME/games.db.",
+    )
 
     @field_validator("name")
     @classmethod
