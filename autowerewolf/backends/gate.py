@@ -21,6 +21,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import httpx
+import openai
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
@@ -76,10 +78,9 @@ def retry_after_of(err: BaseException) -> float | None:
 
 
 def is_transient(err: BaseException) -> bool:
-    if getattr(err, "connection_failed", False) or isinstance(err, ConnectionError | TimeoutError):
-        return True
-    name = type(err).__name__  # openai's and httpx's transport errors, without importing them
-    if name in ("APIConnectionError", "APITimeoutError", "ConnectError", "ReadTimeout"):
+    # openai's connection errors include its timeouts; httpx's are Ollama's.
+    transport = (ConnectionError, TimeoutError, openai.APIConnectionError, httpx.TransportError)
+    if getattr(err, "connection_failed", False) or isinstance(err, transport):
         return True
     status = status_of(err)
     return status is not None and (status in TRANSIENT_STATUS or status >= 500)

@@ -1,5 +1,6 @@
 """Checking that stored games equal their uninterrupted runs (played again in memory)."""
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +20,6 @@ def simulated(latency_s: float) -> PlayerModels:
     )
 
 
-def write_models(folder: Path, latency_s: float) -> Path:
-    path = folder / "sim.yaml"
-    path.write_text(f"default: {{backend: simulated, model: sim, latency_s: {latency_s}}}\n")
-    return path
-
-
 def fingerprint(values: dict[str, Any]) -> tuple[Any, ...]:
     """What must be identical: the final state, the transcript and every decision record
     (less the measured wall time of a call)."""
@@ -32,6 +27,7 @@ def fingerprint(values: dict[str, Any]) -> tuple[Any, ...]:
     return values["game"], values["events"], records
 
 
+@cache
 def uninterrupted(seed: int, players: str) -> tuple[Any, ...]:
     """The batch game with this seed, played in memory in one go (no model latency)."""
     context = GameContext(player_factory=PlayerBuilder(simulated(0.0), ModelPool()))

@@ -22,7 +22,7 @@ from autowerewolf.players.factory import ModelPool, PlayerBuilder
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
-from tests.scale.identical import differing, fingerprint, simulated, uninterrupted, write_models
+from tests.scale.identical import differing, fingerprint, simulated, uninterrupted
 
 cli = CliRunner()
 
@@ -79,38 +79,36 @@ def test_a_failed_game_is_marked_retried_and_never_blocks_the_others(tmp_path: P
 
 
 def test_a_killed_batch_resumes_to_identical_games(tmp_path: Path) -> None:
+    """Random players: an LLM seat's recorded prompts change when its memory is rebuilt
+    after a resume on this version (docs/scale.md); the game itself does not."""
     db = tmp_path / "k.db"
+    games_count = 120
     command = [
-        sys.executable, "-m", "autowerewolf", "batch", "--games", "4", "--players", "llm",
-        "--models", str(write_models(tmp_path, 0.1)), "--db", str(db),
+        sys.executable, "-m", "autowerewolf", "batch", "--games", str(games_count),
+        "--players", "random", "--concurrency", "8", "--db", str(db),
     ]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not _started(db):
-        time.sleep(0.5)
-    time.sleep(2.0)
+    while time.monotonic() < deadline and _finished(db) < 10:
+        time.sleep(0.2)
     process.send_signal(signal.SIGKILL)
     process.wait()
-    games = Games(db, readonly=True)
-    try:
-        statuses = {games.load(i).status for i in games.ids()}
-    finally:
-        games.close()
-    assert "unfinished" in statuses, "the kill should land mid-batch"
+    assert 10 <= _finished(db, writer=True) < games_count, "the kill should land mid-batch"
     rerun = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
-    assert differing(db, range(4), "llm", "batch") == []
+    assert differing(db, range(games_count), "random", "batch") == []
 
 
-def _started(db: Path) -> bool:
-    """Whether some game has played a few steps (the database may be mid-write)."""
+def _finished(db: Path, writer: bool = False) -> int:
+    """How many games have finished (the database may be mid-write: then 0). After a kill
+    only a writer can read the steps left in the -wal (docs/reliability.md)."""
     try:
-        games = Games(db, readonly=True)
+        games = Games(db, readonly=not writer)
     except Exception:
-        return False
+        return 0
     try:
-        return any(games.load(i).game.ply > 5 for i in games.ids())
+        return sum(games.load(i).status == "finished" for i in games.ids())
     except Exception:
-        return False
+        return 0
     finally:
         games.close()
