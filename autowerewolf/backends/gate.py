@@ -37,7 +37,7 @@ from tenacity import (
     wait_random_exponential,
 )
 
-from autowerewolf.backends.config import ModelConfig
+from autowerewolf.backends.config import ModelConfig, PlayerModels
 from autowerewolf.errors import SettingsError
 
 T = TypeVar("T")
@@ -209,6 +209,15 @@ class GatedChatModel(BaseChatModel):
             return result
 
         return RunnableLambda(structured.invoke, afunc=acall)
+
+
+def check_rate_limits(models: PlayerModels) -> None:
+    """A one-line error before anything runs if a config asks for a request rate and the
+    `ratelimit` extra is missing."""
+    overrides = [*models.camps.values(), *models.roles.values(), *models.seats.values()]
+    rates = [models.default.requests_per_s, *(o.requests_per_s for o in overrides)]
+    if any(rate is not None for rate in rates):
+        ModelGate(requests_per_s=1.0)
 
 
 class Gates:

@@ -5,9 +5,8 @@ Failed games are noted in the database's `failures` table with their error (show
 """
 
 import asyncio
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from typing import Any, TypeVar
 
 from rich.console import Console
 
@@ -26,7 +25,6 @@ from autowerewolf.storage.async_savers import async_saver
 from autowerewolf.storage.stores import Store, clear_failed, failures, mark_failed, open_store
 from autowerewolf.storage.target import Database
 
-T = TypeVar("T")
 # Connections per process to a Postgres server: writes are short, so a few carry hundreds
 # of games (docs/scale.md); processes x pool size must stay below max_connections.
 POOL_SIZE = 8
@@ -44,11 +42,6 @@ class FailureBook:
             mark_failed(self.store, outcome.game_id, outcome.error)
         elif outcome.game_id in self.known:
             clear_failed(self.store, outcome.game_id)
-
-
-def run_loop(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    with batch_gc():
-        return asyncio.run(main())
 
 
 def run_batch(
@@ -79,7 +72,8 @@ def run_batch(
                             ticker.cancel()
                         runner.pool.close()
 
-        return run_loop(main)
+        with batch_gc():
+            return asyncio.run(main())
     finally:
         store.close()
 

@@ -134,6 +134,8 @@ class Runner:
                     return Outcome(game.game_id, "waiting", error="waits for a human seat")
                 if "game" in snapshot.values:
                     resumed_from = checked_game(snapshot.values).ply
+            # durability="sync" needs the checkpointer the runner always has: without one,
+            # LangGraph's async loop fails on it (AttributeError '_put_checkpoint_fut').
             async for _ in self.graph.astream(
                 payload, config, context=context, durability="sync", stream_mode="updates"
             ):

@@ -11,6 +11,7 @@ import typer
 from rich.markup import escape
 
 from autowerewolf.backends.config import PlayerModels
+from autowerewolf.backends.gate import check_rate_limits
 from autowerewolf.batch.local import run_batch
 from autowerewolf.batch.runner import BatchGame
 from autowerewolf.cli.app import DbOption, app, console, fail, one_line_errors, session
@@ -226,6 +227,7 @@ def batch(
     """Play many games at once; running it again continues the unfinished and failed ones
     and skips the rest."""
     player_models = models_from(models, model)
+    check_rate_limits(player_models)
     jobs: list[BatchGame] = []
     for seed in range(seed_start, seed_start + games_count):
         setup, seating = build_game(config, None, board, seed, variant, None, players, seat)

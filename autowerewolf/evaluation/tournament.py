@@ -8,6 +8,7 @@ from collections import Counter
 
 from rich.console import Console
 
+from autowerewolf.backends.gate import check_rate_limits
 from autowerewolf.batch.local import run_batch
 from autowerewolf.batch.runner import BatchGame
 from autowerewolf.evaluation.config import TournamentConfig
@@ -23,6 +24,7 @@ def pending(config: TournamentConfig, db: Database) -> tuple[list[PlannedGame], 
     games = plan(config)
     for game in games:
         if game.models is not None:
+            check_rate_limits(game.models)
             llm_seats = [s for s, kind in game.seating.seats.items() if kind == "llm"]
             check_models(game.models, llm_seats, game.setup.build().roles)
     store = connect(db, create=True)

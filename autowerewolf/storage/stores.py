@@ -84,6 +84,7 @@ class SqliteStore:
 class PostgresStore:
     def __init__(self, db: Database, *, create: bool, readonly: bool) -> None:
         assert isinstance(db, Postgres)
+        postgres.require_postgres()
         import psycopg
 
         self.errors: tuple[type[Exception], ...] = (psycopg.Error,)

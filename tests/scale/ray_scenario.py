@@ -75,24 +75,22 @@ def main() -> dict[str, Any]:
         db = Postgres(url)
         # 1. spread over both workers
         seeds = range(0, GAMES)
-        outcomes = run_on_ray(
-            cluster.address, db, batch("spread", seeds), concurrency=50, models=models
-        )
+        games = batch("spread", seeds, "llm")
+        outcomes = run_on_ray(cluster.address, db, games, concurrency=50, models=models)
         report["spread"] = {
             "finished": sum(o.status == "finished" for o in outcomes),
             "differing": differing(db, seeds, "llm", "spread"),
         }
         # 2. a worker node killed mid-batch
-        seeds = range(100, 100 + GAMES)
-        killer = kill_a_worker_later(cluster, after_s=8.0)
-        outcomes = run_on_ray(
-            cluster.address, db, batch("kill", seeds), concurrency=50, models=models
-        )
+        seeds = range(1000, 1000 + RANDOM_GAMES)
+        killer = kill_a_worker_later(cluster, after_s=15.0)
+        games = batch("kill", seeds, "random")
+        outcomes = run_on_ray(cluster.address, db, games, concurrency=RANDOM_LANES, workers=2)
         killer.join()
         report["kill_worker"] = {
             "finished": sum(o.status == "finished" for o in outcomes),
             "resumed": sorted(o.resumed_from for o in outcomes if o.resumed_from is not None),
-            "differing": differing(db, seeds, "llm", "kill"),
+            "differing": differing(db, seeds, "random", "kill"),
         }
         # 3. the driver killed mid-batch, then run again
         seeds = range(2000, 2000 + RANDOM_GAMES)
@@ -102,7 +100,7 @@ def main() -> dict[str, Any]:
             "--concurrency", str(RANDOM_LANES), "--db", url, "--ray", cluster.address,
         ]  # fmt: skip
         driver = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(30.0)
+        time.sleep(40.0)
         driver.send_signal(signal.SIGKILL)
         driver.wait()
         time.sleep(5.0)  # Ray ends the dead driver's workers
