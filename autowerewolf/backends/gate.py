@@ -38,6 +38,7 @@ from tenacity import (
 )
 
 from autowerewolf.backends.config import ModelConfig, PlayerModels
+from autowerewolf.backends.local_server import DEFAULT_PARALLEL
 from autowerewolf.errors import SettingsError
 
 T = TypeVar("T")
@@ -232,7 +233,12 @@ class Gates:
         server = config.model if config.backend == "simulated" else config.base_url
         key = (config.backend, server, config.api_key_env)
         if key not in self._gates:
+            in_flight = config.max_in_flight
+            if in_flight is None and config.backend == "local" and config.base_url is None:
+                # The embedded server's slots: more calls would only queue there, where a
+                # long queue ends in client timeouts.
+                in_flight = DEFAULT_PARALLEL
             self._gates[key] = ModelGate(
-                config.max_in_flight, config.requests_per_s, config.retries + 1, self.stats
+                in_flight, config.requests_per_s, config.retries + 1, self.stats
             )
         return self._gates[key]
