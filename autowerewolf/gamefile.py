@@ -41,6 +41,7 @@ class GameFile(BaseModel):
     decisions: dict[str, ScriptEntry] = {}
     probes: list[str] = []
     agents: AgentChoice = AgentChoice()
+    db: str | None = None  # where the game is saved (a file or postgresql:// URL); --db wins
 
     @field_validator("probes")
     @classmethod

@@ -1,12 +1,11 @@
-"""Playing, resuming, inspecting and forking games saved in a SQLite database."""
+"""Playing, resuming, inspecting and forking games saved in a database (SQLite or
+PostgreSQL), one game at a time; `autowerewolf.batch` runs many at once."""
 
 import logging
 import re
-import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
@@ -26,7 +25,8 @@ from autowerewolf.rules.decisions import MAX_TEXT_CHARS
 from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.state import GameState
-from autowerewolf.store import game_ids, open_saver
+from autowerewolf.storage.stores import open_store, thread_ids
+from autowerewolf.storage.target import Database, database
 
 GameStatus = Literal["finished", "waiting", "unfinished"]
 # Ids appear in commands, file names and URLs: letters, digits and . _ : - only.
@@ -50,7 +50,7 @@ class GameRecord:
     interrupts: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _status(snapshot: StateSnapshot) -> GameStatus:
+def status_of(snapshot: StateSnapshot) -> GameStatus:
     if snapshot.interrupts:
         return "waiting"
     # A crash after a task's writes can leave `next` empty while tasks remain (notes/langgraph.md).
@@ -59,11 +59,11 @@ def _status(snapshot: StateSnapshot) -> GameStatus:
     return "finished"
 
 
-def _record(game_id: str, snapshot: StateSnapshot) -> GameRecord:
+def record_of(game_id: str, snapshot: StateSnapshot) -> GameRecord:
     values = checked_values(snapshot.values)
     return GameRecord(
         game_id=game_id,
-        status=_status(snapshot),
+        status=status_of(snapshot),
         game=values["game"],
         events=values["events"],
         records=values["records"],
@@ -73,35 +73,34 @@ def _record(game_id: str, snapshot: StateSnapshot) -> GameRecord:
 
 
 class Games:
-    """The games of one database file.
+    """The games of one database (a SQLite file or a PostgreSQL database).
 
-    `readonly`: open the file read-only (readers never change it). The writing methods
+    `readonly`: open the database read-only (readers never change it). The writing methods
     (`start`, `resume`, `fork`) then reopen it for writing when they are called, after the
     reads that check the request, so a refused request or a damaged game writes nothing.
     """
 
     def __init__(
         self,
-        db: Path,
+        db: Database | str,
         *,
         create: bool = False,
         readonly: bool = False,
         context: GameContext | None = None,
     ):
-        self.db = db
-        self.readonly = readonly and not create
-        self.saver = open_saver(db, create=create, readonly=self.readonly)
-        self.graph = build_graph().compile(checkpointer=self.saver)
+        self.store = open_store(database(db), create=create, readonly=readonly)
+        self.db = self.store.db
+        self.graph = build_graph().compile(checkpointer=self.store.saver)
         self.context = context or GameContext()
 
-    def _writable(self) -> None:
-        if not self.readonly:
-            return
-        # Closed first: SQLite shares one -shm mapping per file within a process, and the
-        # reader's read-only mapping would make the writer read-only too.
-        self.saver.conn.close()
-        self.saver, self.readonly = open_saver(self.db), False
-        self.graph = build_graph().compile(checkpointer=self.saver)
+    @property
+    def readonly(self) -> bool:
+        return self.store.readonly
+
+    def writable(self) -> None:
+        if self.readonly:
+            self.store.writable()
+            self.graph = build_graph().compile(checkpointer=self.store.saver)
 
     @contextmanager
     def _reading(
@@ -115,8 +114,9 @@ class Games:
             yield
         except (GameError, StoreError):
             raise
-        except sqlite3.DatabaseError as err:
-            raise StoreError(f"{self.db} is not a usable game database ({err})") from None
+        except self.store.errors as err:
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise StoreError(f"{self.db} is not a usable game database ({first})") from None
         except Exception as err:
             log.warning("cannot read game %r in %s", game_id, self.db, exc_info=True)
             if game_id is None:
@@ -135,7 +135,7 @@ class Games:
             "ORDER BY checkpoint_id DESC LIMIT 1 OFFSET ?"
         )
         try:
-            (older_id,) = self.saver.conn.execute(query, (game_id, newer + 1)).fetchone()
+            ((older_id,),) = self.store.query(query, (game_id, newer + 1))
             config = self.run_config(game_id)
             config["configurable"] |= {"checkpoint_ns": "", "checkpoint_id": older_id}
             return f"after step {checked_game(self.graph.get_state(config).values).ply}"
@@ -143,7 +143,7 @@ class Games:
             return "at a checkpoint with no readable step before it"
 
     def close(self) -> None:
-        self.saver.conn.close()
+        self.store.close()
 
     @staticmethod
     def run_config(game_id: str) -> RunnableConfig:
@@ -155,7 +155,7 @@ class Games:
 
     def ids(self) -> list[str]:
         with self._reading():
-            return game_ids(self.saver)
+            return thread_ids(self.store)
 
     def _snapshot(self, game_id: str) -> StateSnapshot:
         with self._reading(game_id):
@@ -167,7 +167,7 @@ class Games:
     def load(self, game_id: str) -> GameRecord:
         snapshot = self._snapshot(game_id)
         with self._reading(game_id):
-            return _record(game_id, snapshot)
+            return record_of(game_id, snapshot)
 
     def exists(self, game_id: str) -> bool:
         with self._reading(game_id):
@@ -203,7 +203,7 @@ class Games:
         return self._run(game_id, None, progress)
 
     def _run(self, game_id: str, payload: Any, progress: ProgressHook | None) -> GameRecord:
-        self._writable()
+        self.writable()
         stream = self.graph.stream(
             payload,
             self.run_config(game_id),
@@ -235,7 +235,7 @@ class Games:
     def at_ply(self, game_id: str, ply: int) -> GameRecord:
         snapshot = self._snapshot_at(game_id, ply)
         with self._reading(game_id, ply=ply):
-            return _record(game_id, snapshot)
+            return record_of(game_id, snapshot)
 
     def _snapshot_at(self, game_id: str, ply: int) -> StateSnapshot:
         last = None
@@ -266,7 +266,7 @@ class Games:
         if target.exists(new_id):
             raise GameError(f"game {new_id!r} already exists; choose another --new-id")
         source = self._snapshot_at(game_id, ply)
-        record = _record(game_id, source)
+        record = record_of(game_id, source)
         seating = _fork_seating(record, overrides or {}, player_seed)
         if seats:
             seating = seating.model_copy(update={"seats": {**seating.seats, **seats}})
@@ -286,7 +286,7 @@ class Games:
             "events": record.events,
             "records": record.records,
         }
-        target._writable()
+        target.writable()
         target.graph.update_state(target.run_config(new_id), values, as_node=as_node)
         return target.load(new_id)
 

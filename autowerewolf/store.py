@@ -34,8 +34,8 @@ BUSY_TIMEOUT_S = 60
 # Written into the SQLite header (bytes 68-71, "AWWF") so a writer can tell its own files.
 APPLICATION_ID = 0x41575746
 SCHEMA_VERSION = 1
-# LangGraph's checkpoint tables, plus the tournament's result rows.
-OWN_TABLES = frozenset({"checkpoints", "writes", "results"})
+# LangGraph's checkpoint tables, the tournament's result rows and the batch's failed games.
+OWN_TABLES = frozenset({"checkpoints", "writes", "results", "failures"})
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 

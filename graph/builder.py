@@ -1,6 +1,7 @@
 """The game as a LangGraph state machine: one node per step of the rules' step table, edges
 where the table says a step may lead."""
 
+from langgraph._internal._runnable import RunnableCallable
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
@@ -25,14 +26,17 @@ def build_graph() -> StateGraph[GameGraphState, GameContext, GameInput, GameGrap
     )
     builder.add_node("setup", setup)
     builder.add_edge(START, "setup")
-    builder.add_conditional_edges("setup", route, [FIRST_STEP])
+    # Untraced: a plain function here would open a callback run, and under `astream` hop to a
+    # worker thread, at every step.
+    router = RunnableCallable(route, name="route", trace=False)
+    builder.add_conditional_edges("setup", router, [FIRST_STEP])
     for name, step in STEPS.items():
         if step.kind is StepKind.END:
             builder.add_node(name, game_over)
             builder.add_edge(name, END)
         else:
             builder.add_node(name, phase_node(name))
-            builder.add_conditional_edges(name, route, list(step.next))
+            builder.add_conditional_edges(name, router, list(step.next))
     return builder
 
 

@@ -4,9 +4,11 @@ For each seat the rules name, the node builds a request from that seat's view al
 its own derived seed and its own earlier records. A fork's forced answers come first;
 automatic players are asked concurrently; human seats are asked with one LangGraph
 interrupt for all of them. Free text is bounded for every kind of player, and every
-answer is recorded.
+answer is recorded. `ask` (threads) and `aask` (the asynchronous runner's tasks) share all
+of this and differ only in how they wait for the players.
 """
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -15,7 +17,7 @@ from typing import Any
 from langgraph.types import interrupt
 
 from autowerewolf.graph.context import GameContext
-from autowerewolf.players.base import Answer, DecisionRequest, plain_record
+from autowerewolf.players.base import Answer, DecisionRequest, Player, decide_async, plain_record
 from autowerewolf.players.records import DecisionRecord, Purpose
 from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import scripted_action
@@ -79,37 +81,82 @@ def forced_answers(seating: Seating, requests: Mapping[str, DecisionRequest]) ->
     return answers
 
 
-def ask(
-    context: GameContext, table: Table, decision: PendingDecision
-) -> tuple[dict[str, Action], list[DecisionRecord]]:
-    """Every asked seat's answer, and the records to keep (in seat order)."""
+@dataclass
+class Asking:
+    """One decision's seats, split by how they answer; `answers` fills in as they do."""
+
+    requests: dict[str, DecisionRequest]
+    answers: dict[str, Answer]
+    machines: list[str]  # asked concurrently (threads, or tasks in the asynchronous runner)
+    humans: list[str]  # asked with one interrupt
+
+    def machine_requests(self) -> dict[str, DecisionRequest]:
+        return {s: self.requests[s] for s in self.machines}
+
+
+def asking(table: Table, decision: PendingDecision) -> Asking:
     requests = {seat: table.request(seat, decision) for seat in decision.options}
     answers = forced_answers(table.seating, requests)
     humans = [s for s in requests if s not in answers and table.seating.kind_of(s) == "human"]
     machines = [s for s in requests if s not in answers and s not in humans]
+    return Asking(requests, answers, machines, humans)
 
-    answers.update(decide_each(context, table, {s: requests[s] for s in machines}))
-    if humans:
-        answers.update(ask_humans({s: requests[s] for s in humans}))
-    ordered = {s: bounded(answers[s]) for s in sorted(answers)}
+
+def answered(seats: Asking) -> tuple[dict[str, Action], list[DecisionRecord]]:
+    """Every asked seat's answer (the humans asked now), and the records in seat order."""
+    if seats.humans:
+        seats.answers.update(ask_humans({s: seats.requests[s] for s in seats.humans}))
+    ordered = {s: bounded(seats.answers[s]) for s in sorted(seats.answers)}
     records = [r for a in ordered.values() for r in (a.record, *a.notes)]
     return {s: a.action for s, a in ordered.items()}, records
+
+
+def _player(context: GameContext, table: Table, request: DecisionRequest) -> Player:
+    return context.player(table.game_id, table.seating, request.view)
 
 
 def decide_each(
     context: GameContext, table: Table, requests: Mapping[str, DecisionRequest]
 ) -> dict[str, Answer]:
-    """Each automatic seat's answer to its request, asked concurrently."""
+    """Each automatic seat's answer to its request, asked concurrently (threads)."""
 
     def decide(seat: str) -> Answer:
-        request = requests[seat]
-        return context.player(table.game_id, table.seating, request.view).decide(request)
+        return _player(context, table, requests[seat]).decide(requests[seat])
 
     seats = list(requests)
     if len(seats) > 1:
         with ThreadPoolExecutor(max_workers=len(seats)) as pool:
             return dict(zip(seats, pool.map(decide, seats), strict=True))
     return {s: decide(s) for s in seats}
+
+
+async def adecide_each(
+    context: GameContext, table: Table, requests: Mapping[str, DecisionRequest]
+) -> dict[str, Answer]:
+    """`decide_each` for the asynchronous runner: awaited concurrently, no threads."""
+    seats = list(requests)
+    decided = await asyncio.gather(
+        *(decide_async(_player(context, table, requests[s]), requests[s]) for s in seats)
+    )
+    return dict(zip(seats, decided, strict=True))
+
+
+def ask(
+    context: GameContext, table: Table, decision: PendingDecision
+) -> tuple[dict[str, Action], list[DecisionRecord]]:
+    """Every asked seat's answer, and the records to keep (in seat order)."""
+    seats = asking(table, decision)
+    seats.answers.update(decide_each(context, table, seats.machine_requests()))
+    return answered(seats)
+
+
+async def aask(
+    context: GameContext, table: Table, decision: PendingDecision
+) -> tuple[dict[str, Action], list[DecisionRecord]]:
+    """`ask` for the asynchronous runner."""
+    seats = asking(table, decision)
+    seats.answers.update(await adecide_each(context, table, seats.machine_requests()))
+    return answered(seats)
 
 
 # --- human seats ------------------------------------------------------------------------

@@ -18,11 +18,12 @@ player returns with it are dropped, so that nothing a probe produced reaches the
 later requests (whose history leaves probe records out).
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from autowerewolf.graph.context import GameContext
-from autowerewolf.nodes.ask import Table, bounded, decide_each
+from autowerewolf.nodes.ask import Table, adecide_each, bounded, decide_each
+from autowerewolf.players.base import Answer, DecisionRequest
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.probes import PRE_VOTE, ROLE_ESTIMATES, SPEECH_VOTES
 from autowerewolf.rules import day, discussion
@@ -68,56 +69,83 @@ def _estimated_already(records: Sequence[DecisionRecord], seat: str, key: str) -
     return bool(notes) and notes[-1].key == key
 
 
-def ask_question(
-    context: GameContext, table: Table, decision: PendingDecision, question: Question
-) -> list[DecisionRecord]:
-    """Every automatic seat's answer to one probe, as probe records (in seat order)."""
+def probe_requests(
+    table: Table, decision: PendingDecision, question: Question
+) -> dict[str, DecisionRequest]:
+    """The automatic seats' requests for one probe asked beside `decision`."""
     probe = PendingDecision(
         step=question.probe,
         key=f"{decision.key}:{question.probe}",
         options=question.options,
         simultaneous=True,
     )
-    seats = [
-        s
+    return {
+        s: table.request(s, probe, "probe")
         for s in question.options
         if table.seating.kind_of(s) != "human"
         and not (
             question.probe == ROLE_ESTIMATES and _estimated_already(table.records, s, decision.key)
         )
-    ]
-    answers = decide_each(context, table, {s: table.request(s, probe, "probe") for s in seats})
+    }
+
+
+def probe_records(answers: Mapping[str, Answer]) -> list[DecisionRecord]:
+    """A probe's answers as probe records (in seat order)."""
     return [
         bounded(answers[s]).record.model_copy(update={"purpose": "probe"}) for s in sorted(answers)
     ]
 
 
-def probe_before(
-    context: GameContext,
-    table: Table,
-    decision: PendingDecision,
-    records: Sequence[DecisionRecord],
-) -> list[DecisionRecord]:
+@dataclass(frozen=True)
+class Probes:
+    """The probes due at one state: the table they are asked from, and their questions."""
+
+    table: Table
+    decision: PendingDecision
+    questions: list[Question]
+
+    def requests(self) -> list[dict[str, DecisionRequest]]:
+        return [probe_requests(self.table, self.decision, q) for q in self.questions]
+
+
+def probes_before(
+    table: Table, decision: PendingDecision, records: Sequence[DecisionRecord]
+) -> Probes:
     """Probes at the state `decision` was asked at; `records` are the decision's own."""
     if not table.seating.probes:
-        return []
+        return Probes(table, decision, [])
     table = replace(table, records=[*table.records, *records])
-    return [r for q in questions_before(table) for r in ask_question(context, table, decision, q)]
+    return Probes(table, decision, questions_before(table))
 
 
-def probe_after(
-    context: GameContext,
+def probes_after(
     table: Table,
     decision: PendingDecision,
     game: GameState,
     events: Sequence[Event],
     records: Sequence[DecisionRecord],
-) -> list[DecisionRecord]:
+) -> Probes:
     """Probes at the state that answering `decision` led to (`game`, with new `events`)."""
     if not table.seating.probes:
-        return []
+        return Probes(table, decision, [])
     table = replace(
         table, game=game, events=[*table.events, *events], records=[*table.records, *records]
     )
-    questions = questions_after(table, events)
-    return [r for q in questions for r in ask_question(context, table, decision, q)]
+    return Probes(table, decision, questions_after(table, events))
+
+
+def probe(context: GameContext, probes: Probes) -> list[DecisionRecord]:
+    """Every automatic seat's answers to the probes, as probe records."""
+    return [
+        r
+        for requests in probes.requests()
+        for r in probe_records(decide_each(context, probes.table, requests))
+    ]
+
+
+async def aprobe(context: GameContext, probes: Probes) -> list[DecisionRecord]:
+    """`probe` for the asynchronous runner."""
+    records = []
+    for requests in probes.requests():
+        records += probe_records(await adecide_each(context, probes.table, requests))
+    return records

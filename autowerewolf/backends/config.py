@@ -37,7 +37,7 @@ from autowerewolf.prompts.answers import BUDGETS, Bounds
 from autowerewolf.rules.config import one_line
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS
 
-Backend = Literal["api", "ollama", "local"]
+Backend = Literal["api", "ollama", "local", "simulated"]
 
 ROLES: tuple[str, ...] = ("werewolf", "villager", "seer", "witch", "hunter", "guard", "idiot")
 CAMPS: tuple[str, ...] = ("wolf", "good")
@@ -53,6 +53,9 @@ MaxTokens = Annotated[int, Field(gt=0)]
 TimeoutS = Annotated[float, Field(gt=0)]
 Retries = Annotated[int, Field(ge=0, le=20)]
 TextChars = Annotated[int, Field(ge=1, le=MAX_TEXT_CHARS)]
+Seconds = Annotated[float, Field(ge=0.0, le=3600.0)]
+InFlight = Annotated[int, Field(gt=0, le=100_000)]
+Rate = Annotated[float, Field(gt=0.0)]
 
 
 class _Strict(BaseModel):
@@ -106,8 +109,18 @@ class ModelConfig(_Strict):
             return Bounds(self.budget.reasoning, self.budget.speech, self.budget.message)
         return BUDGETS[self.budget or ("compact" if self.backend == "local" else "full")]
 
+    # Limits of the asynchronous runner (`batch`, `tournament`), per server (base URL and key)
+    # and per process: at most this many calls at once, at most this many calls a second.
+    max_in_flight: InFlight | None = None
+    requests_per_s: Rate | None = None
+    # backend "simulated" only: each answer takes latency_s +- jitter_s (docs/scale.md).
+    latency_s: Seconds = 1.0
+    jitter_s: Seconds = 0.0
+
     @model_validator(mode="after")
     def _check_backend_fields(self) -> ModelConfig:
+        if self.backend == "simulated" and self.base_url is not None:
+            raise ValueError("backend 'simulated' calls no server: remove base_url")
         if self.backend in ("api", "ollama") and self.base_url is None:
             raise ValueError(f"backend '{self.backend}' needs base_url")
         if self.api_key_env is not None and self.backend != "api":
@@ -130,6 +143,10 @@ class ModelOverride(_Strict):
     retries: Retries | None = None
     seed: int | None = None
     budget: BudgetChoice | None = None
+    max_in_flight: InFlight | None = None
+    requests_per_s: Rate | None = None
+    latency_s: Seconds | None = None
+    jitter_s: Seconds | None = None
 
 
 def _apply(base: ModelConfig, layers: Iterable[ModelOverride]) -> ModelConfig:

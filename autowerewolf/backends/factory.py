@@ -14,7 +14,9 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from autowerewolf.backends.config import ModelConfig
+from autowerewolf.backends.gate import is_transient, retry_after_of, status_of
 from autowerewolf.backends.redact import redact_secrets, register_secret_env
+from autowerewolf.backends.simulated import SimulatedChatModel
 from autowerewolf.errors import SettingsError
 
 if TYPE_CHECKING:
@@ -46,11 +48,31 @@ def check_api_keys(configs: Iterable[ModelConfig]) -> None:
 
 
 class ModelCallError(RuntimeError):
-    """A model call failed; the message is the original error's, with secrets redacted."""
+    """A model call failed; the message is the original error's, with secrets redacted.
+
+    It keeps what the gate needs to decide on a retry (backends/gate.py): the HTTP status,
+    the server's Retry-After, and whether the connection itself failed."""
+
+    def __init__(
+        self,
+        message: str,
+        status_code: int | None = None,
+        retry_after_s: float | None = None,
+        connection_failed: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.retry_after_s = retry_after_s
+        self.connection_failed = connection_failed
 
 
 def _redacted(err: Exception) -> ModelCallError:
-    return ModelCallError(redact_secrets(f"{type(err).__name__}: {err}"))
+    return ModelCallError(
+        redact_secrets(f"{type(err).__name__}: {err}"),
+        status_of(err),
+        retry_after_of(err),
+        is_transient(err) and status_of(err) is None,
+    )
 
 
 class RedactingChatOpenAI(ChatOpenAI):
@@ -96,7 +118,7 @@ class RedactingChatOpenAI(ChatOpenAI):
             raise _redacted(err) from None
 
 
-def _openai(cfg: ModelConfig, base_url: str, api_key: SecretStr) -> ChatOpenAI:
+def _openai(cfg: ModelConfig, base_url: str, api_key: SecretStr, retries: int) -> ChatOpenAI:
     return RedactingChatOpenAI(
         model=cfg.model,
         base_url=base_url,
@@ -104,7 +126,7 @@ def _openai(cfg: ModelConfig, base_url: str, api_key: SecretStr) -> ChatOpenAI:
         temperature=cfg.temperature,
         max_tokens=cfg.max_tokens,
         timeout=cfg.timeout_s,
-        max_retries=cfg.retries,
+        max_retries=retries,
         seed=cfg.seed,
         # Streaming calls then also carry token usage, which cost accounting needs.
         stream_usage=True,
@@ -126,19 +148,27 @@ def _ollama(cfg: ModelConfig, base_url: str) -> ChatOllama:
     )
 
 
-def make_chat_model(cfg: ModelConfig, local: LocalServer | None = None) -> BaseChatModel:
+def make_chat_model(
+    cfg: ModelConfig, local: LocalServer | None = None, *, client_retries: bool = True
+) -> BaseChatModel:
     """A LangChain chat model for ``cfg``.
 
     ``local`` is the running managed llama-server used by ``backend: local`` configs
     without their own ``base_url`` (a ``base_url`` there points at an already running
-    llama-server instead).
+    llama-server instead). ``client_retries=False``: the OpenAI client does not retry by
+    itself, because a gate (backends/gate.py) does.
     """
+    retries = cfg.retries if client_retries else 0
     if cfg.backend == "api":
         assert cfg.base_url is not None  # guaranteed by ModelConfig validation
-        return _openai(cfg, cfg.base_url, api_key_for(cfg))
+        return _openai(cfg, cfg.base_url, api_key_for(cfg), retries)
     if cfg.backend == "ollama":
         assert cfg.base_url is not None
         return _ollama(cfg, cfg.base_url)
+    if cfg.backend == "simulated":
+        return SimulatedChatModel(
+            latency_s=cfg.latency_s, jitter_s=cfg.jitter_s, seed=cfg.seed or 0
+        )
     if cfg.base_url is not None:
         base_url = cfg.base_url
     elif local is not None:
@@ -148,4 +178,4 @@ def make_chat_model(cfg: ModelConfig, local: LocalServer | None = None) -> BaseC
             f"model '{cfg.model}' uses backend 'local' but no local server was given; "
             "start one with LocalServer() or set base_url"
         )
-    return _openai(cfg, base_url, SecretStr(PLACEHOLDER_API_KEY))
+    return _openai(cfg, base_url, SecretStr(PLACEHOLDER_API_KEY), retries)

@@ -200,6 +200,10 @@ class _Service(ABC):
         self.stop()
 
 
+# Requests the managed server answers at once (its slots); more wait in its queue.
+DEFAULT_PARALLEL = 2
+
+
 class LocalServer(_Service):
     """``llama-server`` on 127.0.0.1 serving one GGUF through the OpenAI API.
 
@@ -218,7 +222,7 @@ class LocalServer(_Service):
         model_path: Path | None = None,
         alias: str = DEFAULT_ALIAS,
         ctx_size: int = 8192,
-        parallel: int = 2,
+        parallel: int = DEFAULT_PARALLEL,
         threads: int = 2,
         cache_ram_mib: int = 2048,
         port: int | None = None,

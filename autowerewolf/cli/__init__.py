@@ -1,6 +1,7 @@
 """The `autowerewolf` command line."""
 
 from autowerewolf.cli import (  # noqa: F401  (registers the commands)
+    db_cmds,
     eval_cmds,
     play_cmds,
     serve_cmds,

@@ -26,7 +26,8 @@ from autowerewolf.players.factory import ModelPool, PlayerBuilder
 from autowerewolf.runner import Games
 
 app = typer.Typer(
-    help="LLM agents play Werewolf under a pure rules engine, checkpointed to SQLite.",
+    help="LLM agents play Werewolf under a pure rules engine, checkpointed to SQLite or "
+    "PostgreSQL.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
@@ -35,10 +36,14 @@ err_console = Console(stderr=True)
 
 P = ParamSpec("P")
 R = TypeVar("R")
-DEFAULT_DB = Path("games.db")
 EVAL_EXTRA_HINT = 'pip install -e ".[eval]"'
 
-DbOption = Annotated[Path, typer.Option("--db", help="SQLite file holding the games.")]
+DbOption = Annotated[
+    str,
+    typer.Option(
+        "--db", help="SQLite file holding the games, or a postgresql://USER@HOST/DB database."
+    ),
+]
 USER_ERRORS: tuple[type[Exception], ...] = (
     *PROJECT_ERRORS, ValidationError, sqlite3.Error, OSError, LocalBackendError, ServerStartError,
 )  # fmt: skip
@@ -101,7 +106,7 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
 
 @contextmanager
 def session(
-    db: Path,
+    db: str | Path,
     *,
     create: bool = False,
     models: PlayerModels | None = None,

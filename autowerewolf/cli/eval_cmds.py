@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import Progress
 
 from autowerewolf.cli.app import EVAL_EXTRA_HINT, app, console, fail, one_line_errors
 from autowerewolf.cli.options import ProbesOption, with_probes
 from autowerewolf.players.seating import Seating
+from autowerewolf.storage.target import database
 
 if TYPE_CHECKING:
     from autowerewolf.evaluation.facts import GameRow
@@ -57,11 +57,12 @@ def _print_ranking(report: "Report", out: Path) -> None:
 @one_line_errors
 def tournament(
     config: Annotated[Path, typer.Argument(help="Tournament file (YAML/JSON).")],
-    db: Annotated[Path | None, typer.Option("--db", help="SQLite file for the games.")] = None,
-    out: OutOption = None,
-    concurrency: Annotated[
-        int | None, typer.Option(help="Games played at once (processes).", min=1)
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="SQLite file or postgresql:// database for the games."),
     ] = None,
+    out: OutOption = None,
+    concurrency: Annotated[int | None, typer.Option(help="Games played at once.", min=1)] = None,
     probes: ProbesOption = None,
 ) -> None:
     """Play a tournament (running it again continues it), then write its report."""
@@ -75,16 +76,12 @@ def tournament(
     if probes is not None:
         spec = spec.model_copy(update={"probes": list(with_probes(Seating(), probes).probes)})
     out = out or Path("tournaments") / spec.name
-    db = db or out / "games.db"
-    todo, done = pending(spec, db)
-    console.print(f"Tournament {spec.name}: {done} games done, {len(todo)} to play ({db}).")
-    with Progress(console=console) as bar:
-        task = bar.add_task("games", total=len(todo))
-        outcomes = run_tournament(
-            spec, db, concurrency, progress=lambda _id, _outcome: bar.advance(task)
-        )
+    target = database(db or spec.db or out / "games.db")
+    todo, done = pending(spec, target)
+    console.print(f"Tournament {spec.name}: {done} games done, {len(todo)} to play ({target}).")
+    outcomes = run_tournament(spec, target, concurrency, console)
     console.print(", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items()) if v))
-    rows = iter_rows(db, tournament=spec.name)
+    rows = iter_rows(target, tournament=spec.name)
     report = build_report(
         rows, out, title=f"Tournament {spec.name}", resamples=spec.bootstrap, seed=spec.seed
     )
@@ -94,7 +91,10 @@ def tournament(
 @app.command()
 @one_line_errors
 def report(
-    source: Annotated[Path, typer.Argument(help="A game database, or a folder of *.db files.")],
+    source: Annotated[
+        str,
+        typer.Argument(help="A game database (file or postgresql:// URL), or a folder of *.db."),
+    ],
     out: OutOption = None,
     tournament_name: Annotated[
         str | None, typer.Option("--tournament", help="Only this tournament's games.")
@@ -112,7 +112,11 @@ def report(
     from autowerewolf.evaluation.results import databases, iter_rows
 
     dbs = databases(source)
-    out = out or (source if source.is_dir() else source.parent) / "report"
+    where = database(source)
+    if out is None:
+        # Beside a file, in a folder; a Postgres database has no folder: here.
+        out = (where if where.is_dir() else where.parent) if isinstance(where, Path) else Path()
+        out = out / "report"
 
     def rows() -> Iterator["GameRow"]:
         return chain.from_iterable(iter_rows(db, tournament=tournament_name) for db in dbs)

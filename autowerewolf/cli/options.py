@@ -11,11 +11,22 @@ from pydantic import ValidationError
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.errors import SettingsError, one_line
 from autowerewolf.gamefile import GameFile, load_game_file
-from autowerewolf.players.agents.pool import PoolConfig, pool_beside
+from autowerewolf.players.agents.pool import PoolConfig, default_pool
 from autowerewolf.players.factory import load_models
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.prompts.probes import UnknownProbe, parse_probes
 from autowerewolf.rules.config import GameSetup
+from autowerewolf.storage.target import Database, database
+
+DEFAULT_DB = "games.db"
+NewDbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="SQLite file or postgresql://USER@HOST/DB database for the games "
+        "(default: the game file's db, else games.db).",
+    ),
+]
 
 
 class Watch(StrEnum):
@@ -65,8 +76,9 @@ FreezeOption = Annotated[
 ]
 
 
-def experience_pool(db: Path, path: Path | None, frozen: bool) -> PoolConfig:
-    return PoolConfig(path=path or pool_beside(db), frozen=frozen)
+def experience_pool(db: str | Database, path: Path | None, frozen: bool) -> PoolConfig:
+    """The pool `experience` seats read: `path`, else the game database's default pool."""
+    return PoolConfig(path=path or default_pool(database(db)), frozen=frozen)
 
 
 def parse_pairs(pairs: list[str], what: str) -> dict[str, str]:
@@ -101,6 +113,14 @@ def _given(value: str | None, flag: str) -> str | None:
     if value is not None and not value.strip():
         raise SettingsError(f"{flag} must not be empty")
     return value.strip() if value is not None else None
+
+
+def chosen_db(db: str | None, game_file: Path | None, script: Path | None = None) -> str:
+    """--db, else the game file's `db:`, else games.db."""
+    path = script or game_file
+    if db is None and path is not None:
+        db = load_game_file(path).db
+    return db or DEFAULT_DB
 
 
 def build_game(

@@ -3,18 +3,20 @@
 import os
 import sys
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import Progress
 
 from autowerewolf.backends.config import PlayerModels
-from autowerewolf.cli.app import DEFAULT_DB, DbOption, app, console, fail, one_line_errors, session
+from autowerewolf.backends.gate import check_rate_limits
+from autowerewolf.batch.local import run_batch
+from autowerewolf.batch.runner import BatchGame
+from autowerewolf.cli.app import DbOption, app, console, fail, one_line_errors, session
 from autowerewolf.cli.options import (
+    DEFAULT_DB,
     AgentOption,
     ExperiencePoolOption,
     FreezeOption,
@@ -23,10 +25,12 @@ from autowerewolf.cli.options import (
     ModelsOption,
     Narration,
     NarrationOption,
+    NewDbOption,
     ProbesOption,
     Watch,
     WatchOption,
     build_game,
+    chosen_db,
     experience_pool,
     models_from,
     parse_pairs,
@@ -34,7 +38,7 @@ from autowerewolf.cli.options import (
 )
 from autowerewolf.errors import SettingsError
 from autowerewolf.narration import LLMNarrator, Narrator, TemplateNarrator
-from autowerewolf.players.agents.pool import PoolConfig, harvest
+from autowerewolf.players.agents.pool import ExperiencePool, harvest
 from autowerewolf.players.factory import PlayerBuilder, check_models
 from autowerewolf.players.seating import Seating
 from autowerewolf.preflight import preflight, seat_ids
@@ -43,6 +47,7 @@ from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import Audience, Event
 from autowerewolf.rules.state import GameState
 from autowerewolf.runner import GameRecord, Games, ProgressHook, check_game_id
+from autowerewolf.storage.target import database
 from autowerewolf.summary import summarize
 
 
@@ -152,7 +157,7 @@ def play(
     agent: AgentOption = [],  # noqa: B006
     experience: ExperiencePoolOption = None,
     freeze_experience: FreezeOption = False,
-    db: DbOption = DEFAULT_DB,
+    db: NewDbOption = None,
     game_id: Annotated[str | None, typer.Option(help="Id of the new game.")] = None,
     watch: WatchOption = Watch.NONE,
     narration: NarrationOption = Narration.TEMPLATE,
@@ -167,8 +172,9 @@ def play(
         game_id if game_id is not None else f"{setup.board}-s{setup.seed}-{os.urandom(2).hex()}"
     )
     check_game_id(new_id)
-    pool = experience_pool(db, experience, freeze_experience)
-    with session(db, create=True, models=player_models, experience=pool) as games:
+    target = chosen_db(db, config, script)
+    pool = experience_pool(target, experience, freeze_experience)
+    with session(target, create=True, models=player_models, experience=pool) as games:
         narrator = None if json_out else make_narrator(narration, games)
         progress = watcher(watch, narrator)
         with console.status("Playing...") if not progress and not json_out else nullcontext():
@@ -211,35 +217,18 @@ def resume(
         finish(games, record, json_out, progress)
 
 
-def _run_batch_game(
-    db: str,
-    game_id: str,
-    setup: GameSetup,
-    seating: Seating,
-    models: PlayerModels,
-    pool: PoolConfig,
-) -> tuple[str, str]:
-    with session(Path(db), create=True, models=models, experience=pool) as games:
-        if games.exists(game_id):
-            record = games.resume(game_id)
-        else:
-            record = games.start(game_id, setup, seating)
-        learn(games, record)
-    return game_id, record.game.winner.value if record.game.winner else record.status
-
-
 @app.command()
 @one_line_errors
 def batch(
     games_count: Annotated[
-        int, typer.Option("--games", help="Number of games.", min=1, max=100_000)
+        int, typer.Option("--games", help="Number of games.", min=1, max=1_000_000)
     ] = 10,
     seed_start: Annotated[
         int, typer.Option(help="Seed of the first game; then +1 each.", min=0)
     ] = 0,
     concurrency: Annotated[
-        int, typer.Option(help="Games played at once (processes).", min=1, max=256)
-    ] = 1,
+        int, typer.Option(help="Games played at once (per process or Ray worker).", min=1)
+    ] = 200,
     prefix: Annotated[str, typer.Option(help="Game ids are PREFIX-SEED.")] = "batch",
     board: Annotated[str | None, typer.Option(help="Board preset.")] = None,
     variant: Annotated[list[str], typer.Option(help="Rule flag, e.g. badge_swallow=double.")] = [],  # noqa: B006
@@ -252,11 +241,24 @@ def batch(
     agent: AgentOption = [],  # noqa: B006
     experience: ExperiencePoolOption = None,
     freeze_experience: FreezeOption = False,
-    db: DbOption = DEFAULT_DB,
+    db: NewDbOption = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="Run on a Ray cluster: auto (started here with `ray start`) or HEAD:PORT. "
+            "Needs a postgresql:// --db (docs/scale.md).",
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Ray workers (default: one per CPU of the cluster).", min=1)
+    ] = None,
 ) -> None:
-    """Play many games; running it again continues the unfinished ones and skips the rest."""
+    """Play many games at once; running it again continues the unfinished and failed ones
+    and skips the rest."""
     player_models = models_from(models, model)
-    jobs: list[tuple[str, GameSetup, Seating]] = []
+    check_rate_limits(player_models)
+    jobs: list[BatchGame] = []
     for seed in range(seed_start, seed_start + games_count):
         setup, seating = build_game(config, None, board, seed, variant, None, players, seat, agent)
         seating = with_probes(seating, probes)
@@ -264,25 +266,36 @@ def batch(
             raise fail("batch games cannot have human seats")
         if not jobs:
             checked_models(setup, seating, player_models)
-        jobs.append((f"{prefix}-{seed}", setup, seating))
-    pool = experience_pool(db, experience, freeze_experience)
-    with session(db, create=True) as games:
-        finished = {i for i in games.ids() if games.load(i).status == "finished"}
-    todo = [job for job in jobs if job[0] not in finished]
-    outcomes: Counter[str] = Counter({"already finished": len(jobs) - len(todo)})
-    with Progress(console=console) as bar:
-        task = bar.add_task("games", total=len(todo))
-        if concurrency == 1:
-            for job in todo:
-                outcomes[_run_batch_game(str(db), *job, player_models, pool)[1]] += 1
-                bar.advance(task)
-        else:
-            with ProcessPoolExecutor(max_workers=concurrency) as workers:
-                futures = [
-                    workers.submit(_run_batch_game, str(db), *job, player_models, pool)
-                    for job in todo
-                ]
-                for future in as_completed(futures):
-                    outcomes[future.result()[1]] += 1
-                    bar.advance(task)
-    console.print(", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items()) if v))
+        game_id = f"{prefix}-{seed}"
+        check_game_id(game_id)
+        jobs.append(BatchGame(game_id, setup, seating))
+    target = database(chosen_db(db, config))
+    if ray is not None:
+        if any("experience" in job.seating.agents.names() for job in jobs):
+            raise fail("experience seats read a local pool file: play them without --ray")
+        from autowerewolf.batch.ray_workers import run_on_ray
+
+        outcomes = run_on_ray(
+            ray, target, jobs, concurrency=concurrency, models=player_models,
+            workers=workers, console=console,
+        )  # fmt: skip
+    else:
+        pool = ExperiencePool(experience_pool(target, experience, freeze_experience))
+        outcomes = run_batch(
+            target, jobs, concurrency=concurrency, models=player_models, console=console,
+            experience=pool,
+        )  # fmt: skip
+    counts = Counter(
+        o.winner
+        if o.status == "finished" and o.played
+        else o.status
+        if o.played
+        else "already finished"
+        for o in outcomes
+    )
+    console.print(", ".join(f"{k}: {v}" for k, v in sorted(counts.items()) if v))
+    failed = [o for o in outcomes if o.status == "failed"]
+    for outcome in failed[:5]:
+        console.print(f"failed {outcome.game_id}: {escape(outcome.error or '')}", highlight=False)
+    if failed:
+        console.print(f"{len(failed)} failed games: run the same command again to retry them.")

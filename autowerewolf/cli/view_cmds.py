@@ -7,7 +7,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from autowerewolf.cli.app import (
-    DEFAULT_DB,
     DbOption,
     app,
     console,
@@ -16,6 +15,7 @@ from autowerewolf.cli.app import (
     session,
 )
 from autowerewolf.cli.options import (
+    DEFAULT_DB,
     JsonOption,
     ModelOption,
     ModelsOption,
@@ -35,6 +35,7 @@ from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.views import public_events, visible_events
 from autowerewolf.runner import GameRecord
+from autowerewolf.storage.stores import failures
 from autowerewolf.summary import SeatTotals, seat_totals
 
 AsOption = Annotated[
@@ -56,20 +57,24 @@ def events_for(record: GameRecord, audience: str) -> tuple[Event, ...]:
 @app.command()
 @one_line_errors
 def games(db: DbOption = DEFAULT_DB) -> None:
-    """List the games in a database with their status."""
+    """List the games in a database with their status (failed: a batch game that stopped
+    on an error, shown instead of its winner; running the batch again retries it)."""
     table = Table("game id", "board", "status", "day", "steps", "winner")
     with session(db) as store:
-        for game_id in store.ids():
+        failed = failures(store.store)
+        saved = store.ids()
+        for game_id in sorted({*saved, *failed}):
+            if game_id not in saved:  # it failed before its first step was saved
+                table.add_row(game_id, "", "failed", "", "", escape(failed[game_id]))
+                continue
             record = store.load(game_id)
             game = record.game
             winner = f"{game.winner.value}: {game.win_reason}" if game.winner else game.win_reason
+            status: str = record.status
+            if game_id in failed and status != "finished":
+                status, winner = "failed", escape(failed[game_id])
             table.add_row(
-                game_id,
-                game.config.board,
-                record.status,
-                str(game.day),
-                str(game.ply),
-                winner or "",
+                game_id, game.config.board, status, str(game.day), str(game.ply), winner or ""
             )
     console.print(table)
 

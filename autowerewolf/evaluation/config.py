@@ -106,6 +106,11 @@ class TournamentConfig(BaseModel):
     probes: list[str] = Field(
         [], description="Measurement probes asked in every game (docs/evaluation.md, Probes)."
     )
+    db: str | None = Field(
+        None,
+        description="Where the games are saved: a SQLite file or a postgresql:// URL; "
+        "--db overrides it. Default: tournaments/NAME/games.db.",
+    )
 
     @field_validator("probes")
     @classmethod

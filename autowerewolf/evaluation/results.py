@@ -1,4 +1,5 @@
-"""The `results` table: one JSON row per finished game, next to the checkpoints.
+"""The `results` table: one JSON row per finished game, next to the checkpoints (in the
+same SQLite file or PostgreSQL database).
 
 Restoring a game through LangGraph costs ~10-20 ms, so reports read these rows instead,
 one at a time. Finished games that have no row (played by `play`/`batch`, or whose
@@ -11,7 +12,6 @@ database read-only and never add the table or rows to it: a report over games pl
 """
 
 import json
-import sqlite3
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import cast
@@ -20,27 +20,15 @@ from autowerewolf.errors import StoreError
 from autowerewolf.evaluation.config import Price
 from autowerewolf.evaluation.facts import GameRow, game_row
 from autowerewolf.runner import GameRecord
-from autowerewolf.store import connect as connect_store
-from autowerewolf.store import thread_ids
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS results (
-    game_id TEXT PRIMARY KEY,
-    tournament TEXT,
-    row TEXT NOT NULL
-)
-"""
+from autowerewolf.storage.stores import Store, open_store, own_table, thread_ids
+from autowerewolf.storage.target import Database, Postgres, database
 
 
-def connect(db: Path, *, create: bool = False) -> sqlite3.Connection:
-    """A writer's connection (the tournament's), with the `results` table."""
-    conn = connect_store(db, create=create)
-    conn.execute(SCHEMA)
-    return conn
-
-
-def _tables(conn: sqlite3.Connection) -> set[str]:
-    return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+def connect(db: Database | str, *, create: bool = False) -> Store:
+    """A writer's store (the tournament's), with the `results` table."""
+    store = open_store(database(db), create=create)
+    own_table(store, "results")
+    return store
 
 
 def row_of(record: GameRecord, prices: Mapping[str, Price] | None = None) -> GameRow:
@@ -54,32 +42,33 @@ def row_of(record: GameRecord, prices: Mapping[str, Price] | None = None) -> Gam
     )
 
 
-def save_row(conn: sqlite3.Connection, row: GameRow, tournament: str | None) -> None:
-    with conn:
-        conn.execute(
-            "INSERT OR REPLACE INTO results (game_id, tournament, row) VALUES (?, ?, ?)",
-            (row["game_id"], tournament, json.dumps(row, separators=(",", ":"))),
-        )
+def save_row(store: Store, row: GameRow, tournament: str | None) -> None:
+    store.execute(
+        "INSERT INTO results (game_id, tournament, row) VALUES (?, ?, ?) ON CONFLICT (game_id) "
+        "DO UPDATE SET tournament = excluded.tournament, row = excluded.row",
+        (row["game_id"], tournament, json.dumps(row, separators=(",", ":"))),
+    )
 
 
-def finished_ids(conn: sqlite3.Connection, tournament: str | None = None) -> set[str]:
-    if "results" not in _tables(conn):
+def finished_ids(store: Store, tournament: str | None = None) -> set[str]:
+    if "results" not in store.tables():
         return set()
     if tournament is None:
-        return {r[0] for r in conn.execute("SELECT game_id FROM results")}
+        return {r[0] for r in store.query("SELECT game_id FROM results")}
     query = "SELECT game_id FROM results WHERE tournament = ?"
-    return {r[0] for r in conn.execute(query, (tournament,))}
+    return {r[0] for r in store.query(query, (tournament,))}
 
 
-def _stored_rows(conn: sqlite3.Connection, tournament: str | None) -> Iterator[GameRow]:
-    if "results" not in _tables(conn):
+def _stored_rows(store: Store, tournament: str | None) -> Iterator[GameRow]:
+    if "results" not in store.tables():
         return
     query = "SELECT row FROM results"
     params: tuple[str, ...] = ()
     if tournament is not None:
         query += " WHERE tournament = ?"
         params = (tournament,)
-    for (text,) in conn.execute(query + " ORDER BY game_id", params):
+    # Fetched whole: rows are a few KB each, and a cursor would keep the database busy.
+    for (text,) in store.query(query + " ORDER BY game_id", params):
         row = json.loads(text)
         # A damaged row must fail here, as one line, not deep inside the report's arithmetic.
         if not isinstance(row, dict) or not GameRow.__required_keys__ <= row.keys():
@@ -87,26 +76,27 @@ def _stored_rows(conn: sqlite3.Connection, tournament: str | None) -> Iterator[G
         yield cast(GameRow, row)
 
 
-def iter_rows(db: Path, tournament: str | None = None) -> Iterator[GameRow]:
-    """Every finished game of `db` as a row, streamed in game-id order (read-only)."""
-    conn = connect_store(db, readonly=True)
+def iter_rows(db: Database, tournament: str | None = None) -> Iterator[GameRow]:
+    """Every finished game of `db` as a row, in game-id order (read-only)."""
+    store = open_store(db, readonly=True)
     try:
         try:
-            yield from _stored_rows(conn, tournament)
-        except (sqlite3.DatabaseError, ValueError) as err:
+            yield from _stored_rows(store, tournament)
+        except ValueError as err:
             # json.JSONDecodeError and UnicodeDecodeError are ValueErrors.
             first = str(err).splitlines()[0]
             raise StoreError(f"{db} has a damaged result row ({first})") from None
-        missing = sorted(set(thread_ids(conn)) - finished_ids(conn))
-    except sqlite3.DatabaseError as err:
-        raise StoreError(f"{db} is not a usable game database ({err})") from None
+        missing = sorted(set(thread_ids(store)) - finished_ids(store))
+    except store.errors as err:
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        raise StoreError(f"{db} is not a usable game database ({first})") from None
     finally:
-        conn.close()
+        store.close()
     if missing and tournament is None:
         yield from _from_checkpoints(db, missing)
 
 
-def _from_checkpoints(db: Path, game_ids: list[str]) -> Iterator[GameRow]:
+def _from_checkpoints(db: Database, game_ids: list[str]) -> Iterator[GameRow]:
     # Imported here: building the game graph is only worth it when some rows are missing.
     from autowerewolf.runner import Games
 
@@ -126,13 +116,16 @@ def _from_checkpoints(db: Path, game_ids: list[str]) -> Iterator[GameRow]:
         games.close()
 
 
-def databases(path: Path) -> list[Path]:
-    """A database file, or every `*.db` in a directory."""
+def databases(source: str | Path) -> list[Database]:
+    """A database file or Postgres URL, or every `*.db` in a directory."""
+    path = database(source)
+    if isinstance(path, Postgres):
+        return [path]
     if path.is_dir():
         found = sorted(path.glob("*.db"))
         if not found:
             raise StoreError(f"no *.db game database in {path}")
-        return found
+        return list(found)
     if not path.is_file():
         raise StoreError(f"no game database at {path}")
     return [path]

@@ -1,96 +1,70 @@
-"""Playing a tournament: the planned games not yet finished, one process per game slot.
+"""Playing a tournament: the planned games not yet finished, on the asynchronous runner.
 
 Re-running continues where it stopped: a game with a result row is skipped, a game with
 checkpoints but no row is resumed (or, if it already finished, just gets its row).
 """
 
 from collections import Counter
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from pathlib import Path
 
+from rich.console import Console
+
+from autowerewolf.backends.gate import check_rate_limits
+from autowerewolf.batch.local import run_batch
+from autowerewolf.batch.runner import BatchGame
 from autowerewolf.evaluation.config import TournamentConfig
 from autowerewolf.evaluation.results import connect, finished_ids, row_of, save_row
 from autowerewolf.evaluation.schedule import PlannedGame, plan
-from autowerewolf.graph.context import GameContext
-from autowerewolf.players.agents.pool import ExperiencePool, PoolConfig, harvest, pool_beside
-from autowerewolf.players.factory import ModelPool, PlayerBuilder, check_models
-from autowerewolf.runner import Games
-
-Progress = Callable[[str, str], None]
+from autowerewolf.players.agents.pool import ExperiencePool, PoolConfig, default_pool
+from autowerewolf.players.factory import check_models
+from autowerewolf.runner import GameRecord
+from autowerewolf.storage.target import Database
 
 
-def experience_pool(config: TournamentConfig, db: Path) -> ExperiencePool:
+def experience_pool(config: TournamentConfig, db: Database) -> ExperiencePool:
     settings = config.experience
-    return ExperiencePool(PoolConfig(settings.pool or pool_beside(db), settings.frozen))
+    return ExperiencePool(PoolConfig(settings.pool or default_pool(db), settings.frozen))
 
 
-def play_one(db: str, config: TournamentConfig, game: PlannedGame) -> tuple[str, str]:
-    """Play (or resume) one game and store its result row; returns (game id, outcome)."""
-    pool = ModelPool()
-    experience = experience_pool(config, Path(db))
-    context = GameContext(player_factory=PlayerBuilder(game.models, pool, experience))
-    games = Games(Path(db), create=True, context=context)
-    try:
-        if games.exists(game.game_id):
-            record = games.resume(game.game_id)
-        else:
-            record = games.start(game.game_id, game.setup, game.seating)
-        if record.status == "finished":
-            harvest(experience, record.game_id, record.events, record.records)
-    finally:
-        games.close()
-        pool.close()
-    if record.status != "finished":
-        return game.game_id, record.status
-    conn = connect(Path(db), create=True)
-    try:
-        save_row(conn, row_of(record, config.prices), config.name)
-    finally:
-        conn.close()
-    return game.game_id, record.game.winner.value if record.game.winner else "draw"
-
-
-def pending(config: TournamentConfig, db: Path) -> tuple[list[PlannedGame], int]:
+def pending(config: TournamentConfig, db: Database) -> tuple[list[PlannedGame], int]:
     """The planned games still to play, and how many are already done."""
     games = plan(config)
     for game in games:
         if game.models is not None:
+            check_rate_limits(game.models)
             llm_seats = [s for s, kind in game.seating.seats.items() if kind == "llm"]
             check_models(game.models, llm_seats, game.setup.build().roles)
-    # Creates the checkpoint tables once, before worker processes race to do it.
-    Games(db, create=True).close()
-    conn = connect(db, create=True)
+    store = connect(db, create=True)
     try:
-        done = finished_ids(conn, config.name)
+        done = finished_ids(store, config.name)
     finally:
-        conn.close()
+        store.close()
     todo = [g for g in games if g.game_id not in done]
     return todo, len(games) - len(todo)
 
 
 def run_tournament(
     config: TournamentConfig,
-    db: Path,
+    db: Database,
     concurrency: int | None = None,
-    progress: Progress | None = None,
+    console: Console | None = None,
 ) -> Counter[str]:
     """Play every unfinished game of the tournament; returns outcome counts."""
     todo, done = pending(config, db)
     outcomes: Counter[str] = Counter({"already finished": done})
-    workers = concurrency or config.concurrency
-    if workers == 1:
-        for game in todo:
-            game_id, outcome = play_one(str(db), config, game)
-            outcomes[outcome] += 1
-            if progress is not None:
-                progress(game_id, outcome)
-        return outcomes
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_one, str(db), config, game) for game in todo]
-        for future in as_completed(futures):
-            game_id, outcome = future.result()
-            outcomes[outcome] += 1
-            if progress is not None:
-                progress(game_id, outcome)
+    rows = connect(db)
+    experience = experience_pool(config, db)
+
+    def save(record: GameRecord) -> None:
+        save_row(rows, row_of(record, config.prices), config.name)
+
+    jobs = [BatchGame(g.game_id, g.setup, g.seating, g.models) for g in todo]
+    try:
+        played = run_batch(
+            db, jobs, concurrency=concurrency or config.concurrency, console=console,
+            experience=experience, finished=save,
+        )  # fmt: skip
+    finally:
+        rows.close()
+    for outcome in played:
+        outcomes[outcome.winner or "draw" if outcome.status == "finished" else outcome.status] += 1
     return outcomes

@@ -7,8 +7,12 @@ the deal could be recomputed) and its own earlier decision records (its reasonin
 notes it kept), which live in the game's checkpoints so a resumed or forked game continues
 with the same memory. It never gets the game state, the configuration or another seat's
 records. See docs/architecture.md ("Players").
+
+The asynchronous runner (`batch`, `tournament`) awaits `adecide` when a player has one;
+a player with `decide` only is run in a worker thread there, so it may block.
 """
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -69,6 +73,30 @@ class Player(Protocol):
     kind: str
 
     def decide(self, request: DecisionRequest) -> Answer: ...
+
+
+@runtime_checkable
+class AsyncPlayer(Player, Protocol):
+    """A player that can also be awaited: it waits (on a model) without holding a thread."""
+
+    async def adecide(self, request: DecisionRequest) -> Answer: ...
+
+
+class DecidesAtOnce:
+    """For players that never wait (no I/O): awaiting one just runs `decide`, which is
+    cheaper than a worker thread."""
+
+    def decide(self, request: DecisionRequest) -> Answer:
+        raise NotImplementedError
+
+    async def adecide(self, request: DecisionRequest) -> Answer:
+        return self.decide(request)
+
+
+async def decide_async(player: Player, request: DecisionRequest) -> Answer:
+    if isinstance(player, AsyncPlayer):
+        return await player.adecide(request)
+    return await asyncio.to_thread(player.decide, request)
 
 
 def plain_record(

@@ -16,6 +16,7 @@ from autowerewolf.backends.config import (
     parse_player_models,
 )
 from autowerewolf.backends.factory import check_api_keys, make_chat_model
+from autowerewolf.backends.gate import GatedChatModel, Gates
 from autowerewolf.backends.local_server import DEFAULT_ALIAS, LocalServer
 from autowerewolf.players.agents.pool import ExperiencePool
 from autowerewolf.players.agents.registry import build_agent
@@ -52,10 +53,14 @@ def basic_player(seat: str, kind: PlayerKind, seating: Seating, view: SeatView) 
 
 
 class ModelPool:
-    """One chat model per distinct config, shared by the seats (clients are thread-safe)."""
+    """One chat model per distinct config, shared by the seats (clients are thread-safe).
 
-    def __init__(self, local: LocalServer | None = None) -> None:
+    With `gates` (the asynchronous runner), every model's asynchronous calls go through its
+    server's gate, and the clients do not retry by themselves."""
+
+    def __init__(self, local: LocalServer | None = None, gates: Gates | None = None) -> None:
         self._local = local
+        self.gates = gates
         self._models: dict[str, BaseChatModel] = {}
         self._lock = threading.Lock()
 
@@ -68,7 +73,10 @@ class ModelPool:
                     if self._local is None:
                         self._local = LocalServer(ctx_size=LOCAL_CONTEXT_TOKENS)
                     local = self._local.start()
-                self._models[key] = make_chat_model(config, local)
+                model = make_chat_model(config, local, client_retries=self.gates is None)
+                if self.gates is not None:
+                    model = GatedChatModel(inner=model, gate=self.gates.gate(config))
+                self._models[key] = model
             return self._models[key]
 
     def close(self) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from autowerewolf.players.base import Answer, DecisionRequest, plain_record
+from autowerewolf.players.base import Answer, DecidesAtOnce, DecisionRequest, plain_record
 from autowerewolf.prompts.estimates import ROLE_ESTIMATES, roles_of, targets_of
 from autowerewolf.prompts.probes import PRE_VOTE, SPEECH_VOTES
 from autowerewolf.rules.decisions import Action, Option
@@ -207,7 +207,7 @@ def speech(view: SeatView, beliefs: Beliefs, known_wolves: list[str]) -> str:
     return "I have no solid information yet; I am watching the votes."
 
 
-class HeuristicPlayer:
+class HeuristicPlayer(DecidesAtOnce):
     kind = "heuristic"
 
     def decide(self, request: DecisionRequest) -> Answer:

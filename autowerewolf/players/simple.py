@@ -5,7 +5,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from autowerewolf.players.base import Answer, DecisionRequest, plain_record
+from autowerewolf.players.base import Answer, DecidesAtOnce, DecisionRequest, plain_record
 from autowerewolf.prompts.estimates import ROLE_ESTIMATES, roles_of, targets_of
 from autowerewolf.rules.decisions import Action, IllegalAction, Option
 from autowerewolf.rules.random_play import random_action
@@ -30,7 +30,7 @@ def random_estimates(request: DecisionRequest) -> dict[str, Any]:
     }
 
 
-class RandomPlayer:
+class RandomPlayer(DecidesAtOnce):
     """A seeded random legal choice: the same answer every time the same decision is asked."""
 
     kind = "random"
@@ -86,7 +86,7 @@ def scripted_action(
     return Action(option=answer.option, text=text)
 
 
-class ScriptedPlayer:
+class ScriptedPlayer(DecidesAtOnce):
     """Answers from a script's decisions; where the script is silent, plays seeded random."""
 
     kind = "scripted"

@@ -11,9 +11,9 @@ from autowerewolf.players.agents.pool import (
     Experience,
     ExperiencePool,
     PoolConfig,
+    default_pool,
     experiences_of,
     harvest,
-    pool_beside,
 )
 from autowerewolf.prompts.experience import EXPERIENCE
 from tests.agents.helpers import play
@@ -23,7 +23,7 @@ EVERYONE = AgentChoice(default="experience")
 
 
 def test_a_finished_game_fills_the_pool_and_later_games_retrieve_from_it(tmp_path: Path) -> None:
-    pool = ExperiencePool(PoolConfig(pool_beside(tmp_path / "games.db")))
+    pool = ExperiencePool(PoolConfig(default_pool(tmp_path / "games.db")))
     first = play(FakeChatModel(), seed=3, agents=EVERYONE, experience=pool)
     rows = experiences_of(first["events"], first["records"])
     assert rows and all(e.reward in (-1.0, 1.0) for *_, e in rows)
@@ -67,4 +67,4 @@ def test_a_frozen_pool_is_read_but_never_written(tmp_path: Path) -> None:
 
 
 def test_the_pool_lives_beside_the_games_never_inside() -> None:
-    assert pool_beside(Path("/data/games.db")) == Path("/data/games-experience.db")
+    assert default_pool(Path("/data/games.db")) == Path("/data/games-experience.db")

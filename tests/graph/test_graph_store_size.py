@@ -15,7 +15,7 @@ def _db_size(tmp_path: Path, name: str, seed: int) -> tuple[int, int, int]:
     try:
         record = start_random(games, name, seed=seed)
         assert record.status == "finished"
-        games.saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        games.store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         games.close()
     assert not (tmp_path / f"{name}.db-wal").exists() or (

@@ -14,6 +14,7 @@ from langchain_core.language_models import BaseChatModel
 
 from autowerewolf.players.agents.estimator import EstimatorAgent, latest
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
+from autowerewolf.players.llm.player import Calls
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts import strategy as words
 from autowerewolf.prompts.answers import Bounds
@@ -47,12 +48,14 @@ def shaped(step: str) -> bool:
 class AdaptiveAgent(EstimatorAgent):
     fixed: str | None = None  # a fixed-strategy baseline's strategy
 
-    def choose(self, request: DecisionRequest, at: str, notes: Sequence[str]) -> DecisionRecord:
+    def choose(
+        self, request: DecisionRequest, at: str, notes: Sequence[str]
+    ) -> Calls[DecisionRecord]:
         """Ask for the strategy at moment `at` (`d<day>:<moment>`), as a note record."""
         view = request.view
         instruction = words.instruction(view.camp.value, view.day, at.split(":")[1])
         schema = words.strategy_schema(self.bounds.reasoning)
-        exchange, prompt = self.ask(
+        exchange, prompt = yield from self.ask(
             view, instruction, schema, lambda p: {"strategy": p.model_dump()["strategy"]}, notes
         )
         # Two unusable answers: keep the previous strategy (support to begin with).
@@ -77,21 +80,21 @@ class AdaptiveAgent(EstimatorAgent):
         found = latest(history, words.STRATEGY)
         return str(found.data["strategy"]) if found and found.data else None
 
-    def decide(self, request: DecisionRequest) -> Answer:
+    def play(self, request: DecisionRequest) -> Calls[Answer]:
         if request.step == ROLE_ESTIMATES:
-            return self.estimate(request)
-        notes, new, history = self.notes_for(request)
+            return (yield from self.estimate(request))
+        notes, new, history = yield from self.notes_for(request)
         if shaped(request.step) and request.purpose == "decision":
             strategy = self.fixed
             at = moment(request.view, request.step)
             if strategy is None and at is not None:
                 if not any(r.step == words.STRATEGY and r.key == at for r in history):
-                    new.append(self.choose(request, at, notes))
+                    new.append((yield from self.choose(request, at, notes)))
                     history.append(new[-1])
                 strategy = self.current(history)
             if strategy is not None:
                 notes = [*notes, words.strategy_text(request.view.camp.value, strategy)]
-        answer = self.answer(request, notes)
+        answer = yield from self.answer(request, notes)
         return Answer(answer.action, answer.record, (*new, *answer.notes))
 
 

@@ -87,6 +87,10 @@ class AgentChoice(BaseModel):
                 return layer[key]
         return self.default
 
+    def names(self) -> set[str]:
+        """Every design this choice can give a seat."""
+        return {self.default, *self.camps.values(), *self.roles.values(), *self.seats.values()}
+
     def with_flag(self, flag: str) -> "AgentChoice":
         """One `--agent` flag on top: NAME (the default), SEAT=NAME, role:ROLE=NAME or
         camp:CAMP=NAME."""

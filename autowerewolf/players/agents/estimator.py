@@ -12,7 +12,7 @@ kept with the decision, so a resumed or forked game reads the same estimates; th
 from collections.abc import Sequence
 
 from autowerewolf.players.base import Answer, DecisionRequest
-from autowerewolf.players.llm.player import LLMPlayer
+from autowerewolf.players.llm.player import Calls, LLMPlayer
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.estimates import ROLE_ESTIMATES, estimates_note
 from autowerewolf.rules.decisions import Option
@@ -42,9 +42,9 @@ def estimates_due(request: DecisionRequest) -> bool:
 
 
 class EstimatorAgent(LLMPlayer):
-    def estimate_note(self, request: DecisionRequest) -> DecisionRecord:
+    def estimate_note(self, request: DecisionRequest) -> Calls[DecisionRecord]:
         """A role estimate made for this decision, as a note record."""
-        answer = self.estimate(request)
+        answer = yield from self.estimate(request)
         return answer.record.model_copy(
             update={
                 "purpose": "note",
@@ -56,20 +56,20 @@ class EstimatorAgent(LLMPlayer):
 
     def notes_for(
         self, request: DecisionRequest
-    ) -> tuple[list[str], list[DecisionRecord], list[DecisionRecord]]:
+    ) -> Calls[tuple[list[str], list[DecisionRecord], list[DecisionRecord]]]:
         """The prompt notes, the new note records, and the seat's history with them."""
         history = list(request.history)
         new: list[DecisionRecord] = []
         if estimates_due(request):
-            new.append(self.estimate_note(request))
+            new.append((yield from self.estimate_note(request)))
             history.append(new[-1])
         found = latest(history, ROLE_ESTIMATES)
         text = [estimates_note(found.data, found.day)] if found and found.data else []
         return text, new, history
 
-    def decide(self, request: DecisionRequest) -> Answer:
+    def play(self, request: DecisionRequest) -> Calls[Answer]:
         if request.step == ROLE_ESTIMATES:
-            return self.estimate(request)
-        text, new, _ = self.notes_for(request)
-        answer = self.answer(request, text)
+            return (yield from self.estimate(request))
+        text, new, _ = yield from self.notes_for(request)
+        answer = yield from self.answer(request, text)
         return Answer(answer.action, answer.record, (*new, *answer.notes))

@@ -16,7 +16,7 @@ from langchain_core.language_models import BaseChatModel
 from autowerewolf.players.agents.pool import ExperiencePool, retrieval_data
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
 from autowerewolf.players.llm.memory import remember
-from autowerewolf.players.llm.player import LLMPlayer
+from autowerewolf.players.llm.player import Calls, LLMPlayer
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts import experience as words
 from autowerewolf.prompts.answers import Bounds
@@ -69,11 +69,11 @@ class ExperienceAgent(LLMPlayer):
         )
         return record.model_copy(update={"purpose": "note", "step": words.EXPERIENCE})
 
-    def decide(self, request: DecisionRequest) -> Answer:
+    def play(self, request: DecisionRequest) -> Calls[Answer]:
         if request.step != "exile_vote" or request.purpose != "decision":
-            return super().decide(request)
+            return (yield from super().play(request))
         note = self.retrieval(request)
         assert note.data is not None
         shown = [(e["situation"], e["action"], e["outcome"]) for e in note.data["retrieved"]]
-        answer = self.answer(request, [words.retrieved_note(shown)])
+        answer = yield from self.answer(request, [words.retrieved_note(shown)])
         return Answer(answer.action, answer.record, (note, *answer.notes))

@@ -18,6 +18,7 @@ from typing import Any
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.experience import EXPERIENCE, action_text, outcome_text
 from autowerewolf.rules.events import Event, EventKind
+from autowerewolf.storage.target import Database
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS experiences (
@@ -46,9 +47,13 @@ class Experience:
     reward: float  # +1 the seat's side won, -1 it lost, 0 no winner
 
 
-def pool_beside(db: Path) -> Path:
-    """The default pool file of a game database: beside it, never inside it."""
-    return db.with_name(f"{db.stem}-experience.db")
+# Games kept in PostgreSQL have no folder: their default pool is here, in the current one.
+POSTGRES_POOL = Path("autowerewolf-experience.db")
+
+
+def default_pool(db: Database) -> Path:
+    """The default pool file of a game database: beside a SQLite file, never inside it."""
+    return db.with_name(f"{db.stem}-experience.db") if isinstance(db, Path) else POSTGRES_POOL
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,15 @@ records, so a resumed or forked game prompts exactly as an uninterrupted one."""
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
+from autowerewolf.backends.gate import ModelUnavailable
 from autowerewolf.backends.redact import redact_secrets
 from autowerewolf.backends.usage import usage_from_message
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
@@ -42,6 +43,7 @@ from autowerewolf.rules.steps import STEPS, takes_text
 from autowerewolf.rules.views import SeatView
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 # What is kept of an unparseable answer, for audits.
 RAW_KEEP_CHARS = 2000
 # What is kept of a reasoning model's separate reasoning content (private to the seat).
@@ -77,13 +79,15 @@ def thinking_of(message: BaseMessage) -> str:
     return ""
 
 
-def _call(chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessage]) -> CallOutcome:
-    structured = chat.with_structured_output(schema, method="json_schema", include_raw=True)
-    try:
-        result = structured.invoke(messages)
-    except Exception as err:  # a model call may fail in any way: it becomes a recorded retry
-        # Stored, logged and re-prompted: a server may have echoed the key into it.
-        return CallOutcome(None, "", redact_secrets(f"{type(err).__name__}: {err}"), 0, 0, 0)
+def _failed(err: Exception) -> CallOutcome:
+    """A failed call becomes a recorded retry; an unusable server ends the game (gate.py)."""
+    if isinstance(err, ModelUnavailable):
+        raise err
+    # Stored, logged and re-prompted: a server may have echoed the key into it.
+    return CallOutcome(None, "", redact_secrets(f"{type(err).__name__}: {err}"), 0, 0, 0)
+
+
+def _outcome(result: Any) -> CallOutcome:
     assert isinstance(result, dict)
     raw_message = result.get("raw")
     raw = raw_message.content if isinstance(raw_message, AIMessage) else ""
@@ -99,6 +103,49 @@ def _call(chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessa
         cached_tokens=(usage["cached_tokens"] if usage else None) or 0,
         thinking=thinking_of(raw_message) if isinstance(raw_message, BaseMessage) else "",
     )
+
+
+def _call(chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessage]) -> CallOutcome:
+    structured = chat.with_structured_output(schema, method="json_schema", include_raw=True)
+    try:
+        result = structured.invoke(messages)
+    except Exception as err:  # a model call may fail in any way: it becomes a recorded retry
+        return _failed(err)
+    return _outcome(result)
+
+
+async def _acall(
+    chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessage]
+) -> CallOutcome:
+    structured = chat.with_structured_output(schema, method="json_schema", include_raw=True)
+    try:
+        result = await structured.ainvoke(messages)
+    except Exception as err:
+        return _failed(err)
+    return _outcome(result)
+
+
+# A question's model calls as a generator: it yields (schema, messages) for each call and
+# is sent the call's outcome, so `decide` and `adecide` share every line but the call.
+Calls = Generator[tuple[type[BaseModel], list[BaseMessage]], CallOutcome, T]
+
+
+def _run(calls: Calls[T], chat: BaseChatModel) -> T:
+    try:
+        request = next(calls)
+        while True:
+            request = calls.send(_call(chat, *request))
+    except StopIteration as done:
+        return cast(T, done.value)
+
+
+async def _arun(calls: Calls[T], chat: BaseChatModel) -> T:
+    try:
+        request = next(calls)
+        while True:
+            request = calls.send(await _acall(chat, *request))
+    except StopIteration as done:
+        return cast(T, done.value)
 
 
 @dataclass
@@ -161,7 +208,7 @@ class LLMPlayer:
         notes: Sequence[str] = (),
         choices: str = "",
         memory: Memory | None = None,
-    ) -> tuple[Exchange, str]:
+    ) -> Calls[tuple[Exchange, str]]:
         """Ask one question: returns the exchange (with `read(parsed)` as its value, or None
         after two invalid answers) and the prompt's question part (its tail), for the record.
         `notes` are the agent design's additions (estimates, strategy, experiences)."""
@@ -183,7 +230,7 @@ class LLMPlayer:
         exchange = Exchange(prompt_chars=len(system) + len(str(messages[1].content)))
         started = time.perf_counter()
         for attempt in range(2):
-            outcome = _call(self.chat, schema, messages)
+            outcome = yield schema, messages
             exchange.tokens_in += outcome.tokens_in
             exchange.tokens_out += outcome.tokens_out
             exchange.cached_tokens += outcome.cached_tokens
@@ -209,11 +256,19 @@ class LLMPlayer:
         return exchange, tail
 
     def decide(self, request: DecisionRequest) -> Answer:
-        if request.step == estimates.ROLE_ESTIMATES:
-            return self.estimate(request)
-        return self.answer(request)
+        return _run(self.play(request), self.chat)
 
-    def answer(self, request: DecisionRequest, notes: Sequence[str] = ()) -> Answer:
+    async def adecide(self, request: DecisionRequest) -> Answer:
+        return await _arun(self.play(request), self.chat)
+
+    def play(self, request: DecisionRequest) -> Calls[Answer]:
+        """How the design answers a request, as model calls (`decide` makes them one by one,
+        `adecide` awaits them): the plain design asks the question as it is."""
+        if request.step == estimates.ROLE_ESTIMATES:
+            return (yield from self.estimate(request))
+        return (yield from self.answer(request))
+
+    def answer(self, request: DecisionRequest, notes: Sequence[str] = ()) -> Calls[Answer]:
         """A game decision (or a choice probe), with the agent design's `notes` in the prompt."""
         view = request.view
         memory = remember(view)
@@ -230,7 +285,7 @@ class LLMPlayer:
         )
         choices = choices_text(view, prompt_key, known)
         schema = answer_schema(takes_text(request.step), view.options, self.bounds)
-        exchange, prompt = self.ask(
+        exchange, prompt = yield from self.ask(
             view, instruction, schema, lambda p: _choice(p, view.options), notes, choices, memory
         )
         action = exchange.value if isinstance(exchange.value, Action) else None
@@ -258,19 +313,15 @@ class LLMPlayer:
         )
         return Answer(action=action, record=record)
 
-    def estimate(self, request: DecisionRequest) -> Answer:
+    def estimate(self, request: DecisionRequest) -> Calls[Answer]:
         """The role-estimate question; after two invalid answers there is no estimate."""
         view = request.view
         targets = tuple(p.seat for p in view.players if p.alive and p.seat != view.seat)
         roles = tuple(dict.fromkeys(r.value for r in view.rules.roles))
         instruction = estimates.instruction(view.day, targets, roles)
         schema = estimates.estimates_schema(targets, roles)
-        exchange, prompt = self.ask(
-            view,
-            instruction,
-            schema,
-            lambda p: estimates.estimates_data(p, roles),
-            request.purpose != "probe",
+        exchange, prompt = yield from self.ask(
+            view, instruction, schema, lambda p: estimates.estimates_data(p, roles)
         )
         action = Action(option=Option.NONE.value)
         record = plain_record(

@@ -1,0 +1,244 @@
+"""Model calls of the asynchronous runner: one gate per server and process.
+
+A gate lets at most `max_in_flight` calls wait on its server at once and, with
+`requests_per_s`, starts at most that many calls a second (aiolimiter's leaky bucket, the
+`ratelimit` extra). A call that fails transiently (408, 409, 429, 5xx, a refused or timed
+out connection) is retried with random exponential backoff (tenacity), or after the
+server's Retry-After when it gives one; its slot is free while it waits. The chat clients
+behind a gate are built with their own retries off, so retries happen (and are counted)
+here only.
+
+A server that still fails after the retries, or refuses us (401, 403, 404), raises
+`ModelUnavailable`: the game stops as failed (retryable) instead of playing on with random
+fallback answers. The synchronous path (`play`, `resume`) has no gate; there the clients
+retry by themselves as before.
+"""
+
+import asyncio
+import email.utils
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import httpx
+import openai
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
+from langchain_core.runnables import Runnable, RunnableLambda
+from pydantic import ConfigDict
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception,
+    stop_after_attempt,
+    wait_random_exponential,
+)
+
+from autowerewolf.backends.config import ModelConfig, PlayerModels
+from autowerewolf.backends.local_server import DEFAULT_PARALLEL
+from autowerewolf.errors import SettingsError
+
+T = TypeVar("T")
+TRANSIENT_STATUS = frozenset({408, 409, 429})
+REFUSED_STATUS = frozenset({401, 403, 404})
+# A Retry-After longer than this is not waited for: the call fails as unavailable.
+MAX_RETRY_AFTER_S = 120.0
+RATE_EXTRA_HINT = 'pip install -e ".[ratelimit]"'
+
+
+class ModelUnavailable(RuntimeError):
+    """The model server could not be used: the game fails rather than play on fallbacks."""
+
+
+def status_of(err: BaseException) -> int | None:
+    status = getattr(err, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def retry_after_of(err: BaseException) -> float | None:
+    """Seconds from a `retry-after-ms` or `retry-after` header (seconds or an HTTP date)."""
+    headers = getattr(getattr(err, "response", None), "headers", None)
+    if headers is None:
+        return getattr(err, "retry_after_s", None)
+    if (millis := headers.get("retry-after-ms")) is not None:
+        try:
+            return float(millis) / 1000
+        except ValueError:
+            return None
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        when = email.utils.parsedate_to_datetime(value) if value.strip() else None
+        return None if when is None else max(0.0, when.timestamp() - time.time())
+
+
+def is_transient(err: BaseException) -> bool:
+    # openai's connection errors include its timeouts; httpx's are Ollama's.
+    transport = (ConnectionError, TimeoutError, openai.APIConnectionError, httpx.TransportError)
+    if getattr(err, "connection_failed", False) or isinstance(err, transport):
+        return True
+    status = status_of(err)
+    return status is not None and (status in TRANSIENT_STATUS or status >= 500)
+
+
+@dataclass
+class CallStats:
+    """What every gate of a process has seen, for the progress bar."""
+
+    in_flight: int = 0
+    calls: int = 0
+    retries: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+
+
+@dataclass
+class ModelGate:
+    max_in_flight: int | None = None
+    requests_per_s: float | None = None
+    attempts: int = 3
+    stats: CallStats = field(default_factory=CallStats)
+    backoff_max_s: float = 30.0
+
+    def __post_init__(self) -> None:
+        # Created lazily: asyncio objects belong to the loop that first uses them.
+        self._slots: asyncio.Semaphore | None = None
+        self._rate: Any = None
+        self._backoff = wait_random_exponential(multiplier=0.5, max=self.backoff_max_s)
+        if self.requests_per_s is not None:
+            try:
+                from aiolimiter import AsyncLimiter
+            except ImportError:
+                raise SettingsError(
+                    f"requests_per_s needs the 'ratelimit' extra: {RATE_EXTRA_HINT}"
+                ) from None
+            self._rate = AsyncLimiter(self.requests_per_s, 1.0)
+
+    def _wait(self, state: RetryCallState) -> float:
+        err = state.outcome.exception() if state.outcome else None
+        after = retry_after_of(err) if err is not None else None
+        return after if after is not None else self._backoff(state)
+
+    def _retry(self, err: BaseException) -> bool:
+        after = retry_after_of(err)
+        return is_transient(err) and (after is None or after <= MAX_RETRY_AFTER_S)
+
+    def _count_retry(self, state: RetryCallState) -> None:
+        self.stats.retries += 1
+
+    async def call(self, make_call: Callable[[], Awaitable[T]]) -> T:
+        """`make_call()` makes a fresh awaitable for each attempt."""
+        if self._slots is None and self.max_in_flight is not None:
+            self._slots = asyncio.Semaphore(self.max_in_flight)
+        try:
+            async for attempt in AsyncRetrying(
+                retry=retry_if_exception(self._retry),
+                wait=self._wait,
+                stop=stop_after_attempt(self.attempts),
+                before_sleep=self._count_retry,
+                reraise=True,
+            ):
+                with attempt:
+                    return await self._once(make_call)
+        except Exception as err:
+            if is_transient(err) or status_of(err) in REFUSED_STATUS:
+                raise ModelUnavailable(f"{type(err).__name__}: {err}") from None
+            raise
+        raise AssertionError("unreachable: tenacity returns or raises")
+
+    async def _once(self, make_call: Callable[[], Awaitable[T]]) -> T:
+        if self._slots is not None:
+            await self._slots.acquire()
+        try:
+            if self._rate is not None:
+                await self._rate.acquire()
+            self.stats.in_flight += 1
+            self.stats.calls += 1
+            try:
+                return await make_call()
+            finally:
+                self.stats.in_flight -= 1
+        finally:
+            if self._slots is not None:
+                self._slots.release()
+
+
+def _count_tokens(stats: CallStats, result: Any) -> None:
+    raw = result.get("raw") if isinstance(result, dict) else result
+    usage = getattr(raw, "usage_metadata", None) or {}
+    stats.tokens_in += int(usage.get("input_tokens") or 0)
+    stats.tokens_out += int(usage.get("output_tokens") or 0)
+
+
+class GatedChatModel(BaseChatModel):
+    """A chat model whose asynchronous calls go through a gate; synchronous calls pass
+    straight to the wrapped model."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    inner: BaseChatModel
+    gate: ModelGate
+
+    @property
+    def _llm_type(self) -> str:
+        return f"gated-{self.inner._llm_type}"
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return self.inner._generate(messages, stop, **kwargs)
+
+    async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        return await self.gate.call(lambda: self.inner._agenerate(messages, *args, **kwargs))
+
+    def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable[Any, Any]:
+        structured = self.inner.with_structured_output(schema, **kwargs)
+
+        async def acall(messages: Any) -> Any:
+            result = await self.gate.call(lambda: structured.ainvoke(messages))
+            _count_tokens(self.gate.stats, result)
+            return result
+
+        return RunnableLambda(structured.invoke, afunc=acall)
+
+
+def check_rate_limits(models: PlayerModels) -> None:
+    """A one-line error before anything runs if a config asks for a request rate and the
+    `ratelimit` extra is missing."""
+    overrides = [*models.camps.values(), *models.roles.values(), *models.seats.values()]
+    rates = [models.default.requests_per_s, *(o.requests_per_s for o in overrides)]
+    if any(rate is not None for rate in rates):
+        ModelGate(requests_per_s=1.0)
+
+
+class Gates:
+    """The gates of one process: one per server (base URL and key variable; a simulated
+    model per name). The first config seen for a server sets its limits."""
+
+    def __init__(self) -> None:
+        self.stats = CallStats()
+        self._gates: dict[tuple[str, str | None, str | None], ModelGate] = {}
+
+    def gate(self, config: ModelConfig) -> ModelGate:
+        server = config.model if config.backend == "simulated" else config.base_url
+        key = (config.backend, server, config.api_key_env)
+        if key not in self._gates:
+            in_flight = config.max_in_flight
+            if in_flight is None and config.backend == "local" and config.base_url is None:
+                # The embedded server's slots: more calls would only queue there, where a
+                # long queue ends in client timeouts.
+                in_flight = DEFAULT_PARALLEL
+            self._gates[key] = ModelGate(
+                in_flight, config.requests_per_s, config.retries + 1, self.stats
+            )
+        return self._gates[key]

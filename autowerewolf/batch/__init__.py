@@ -1,0 +1,1 @@
+"""Many games at once: the asynchronous runner, its progress display, Ray workers."""

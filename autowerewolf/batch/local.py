@@ -1,0 +1,93 @@
+"""A batch on this machine: one process, one event loop, every game an asyncio task.
+
+Failed games are noted in the database's `failures` table with their error (shown by
+`autowerewolf games`); running the batch again retries them and clears the note.
+"""
+
+import asyncio
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+
+from rich.console import Console
+
+from autowerewolf.backends.config import PlayerModels
+from autowerewolf.batch.progress import BatchProgress, batch_progress
+from autowerewolf.batch.runner import (
+    BatchGame,
+    BatchStats,
+    Outcome,
+    Runner,
+    batch_gc,
+    play_all,
+)
+from autowerewolf.players.agents.pool import ExperiencePool, harvest
+from autowerewolf.runner import GameRecord
+from autowerewolf.storage.async_savers import async_saver
+from autowerewolf.storage.stores import Store, clear_failed, failures, mark_failed, open_store
+from autowerewolf.storage.target import Database
+
+# Connections per process to a Postgres server: writes are short, so a few carry hundreds
+# of games (docs/scale.md); processes x pool size must stay below max_connections.
+POOL_SIZE = 8
+
+
+class FailureBook:
+    """Keeps the `failures` table in step with the outcomes."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.known = failures(store)
+
+    def note(self, outcome: Outcome) -> None:
+        if outcome.status == "failed" and outcome.error is not None:
+            mark_failed(self.store, outcome.game_id, outcome.error)
+        elif outcome.game_id in self.known:
+            clear_failed(self.store, outcome.game_id)
+
+
+def run_batch(
+    db: Database,
+    games: Sequence[BatchGame],
+    *,
+    concurrency: int,
+    models: PlayerModels | None = None,
+    console: Console | None = None,
+    experience: ExperiencePool | None = None,
+    finished: Callable[[GameRecord], None] | None = None,
+) -> list[Outcome]:
+    """Play (or resume) every game of `games` on `db`; progress on `console` if given;
+    `experience` seats read (and, unless it is frozen, learn into) that pool."""
+    store = open_store(db, create=True)  # checks the database, creates the tables
+    try:
+        book = FailureBook(store)
+        stats = BatchStats(total=len(games))
+
+        def learn(record: GameRecord) -> None:
+            if experience is not None:
+                harvest(experience, record.game_id, record.events, record.records)
+            if finished is not None:
+                finished(record)
+
+        async def main() -> list[Outcome]:
+            async with async_saver(db, POOL_SIZE) as saver:
+                runner = Runner(saver, models, stats, experience)
+                shown = batch_progress(console, stats) if console else nullcontext()
+                with shown as bar:
+                    ticker = asyncio.create_task(_tick(bar)) if bar is not None else None
+                    try:
+                        return await play_all(runner, games, concurrency, book.note, learn)
+                    finally:
+                        if ticker is not None:
+                            ticker.cancel()
+                        runner.pool.close()
+
+        with batch_gc():
+            return asyncio.run(main())
+    finally:
+        store.close()
+
+
+async def _tick(bar: BatchProgress) -> None:
+    while True:
+        bar.refresh()
+        await asyncio.sleep(0.5)

@@ -1,0 +1,1 @@
+"""The asynchronous runner, PostgreSQL checkpoints, Ray workers, the simulated model."""
