@@ -25,7 +25,8 @@ from autowerewolf.graph.context import GameContext
 from autowerewolf.nodes.ask import Table, adecide_each, bounded, decide_each
 from autowerewolf.players.base import Answer, DecisionRequest
 from autowerewolf.players.records import DecisionRecord
-from autowerewolf.prompts.probes import PRE_VOTE, ROLE_ESTIMATES, SPEECH_VOTES
+from autowerewolf.prompts.estimates import ROLE_ESTIMATES
+from autowerewolf.prompts.probes import PRE_VOTE, SPEECH_VOTES
 from autowerewolf.rules import day, discussion
 from autowerewolf.rules.decisions import Options, PendingDecision
 from autowerewolf.rules.events import Event, EventKind

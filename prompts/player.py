@@ -172,6 +172,13 @@ def _tags(view: SeatView, known: Known) -> dict[str, list[str]]:
     return tags
 
 
+def option_labels(view: SeatView, known: Known | None = None) -> dict[str, str]:
+    """Names for seat options (a human seat's buttons): the seat's name, then who it is to
+    this player (itself, a fellow wolf, the sheriff, a revealed role, a check, a claim)."""
+    tags = _tags(view, known or Known())
+    return {seat: ", ".join([view_name(view, seat), *own]) for seat, own in tags.items()}
+
+
 def _against_own_side(view: SeatView, known: Known, step: str, seat: str) -> str | None:
     """Why choosing `seat` would work against the seat's own side, if it would."""
     revealed = {p.seat: p.revealed_role for p in view.players}

@@ -155,7 +155,7 @@ def apply_speech(state: GameState, answers: Answers, events: list[Event]) -> Gam
     action = answers[speaker]
     if action.option == Option.EXPLODE:
         return speeches.explode(state, speaker)
-    speeches.publish(state, speaker, "discussion", action.text, events)
+    speeches.record_speech(state, speaker, "discussion", action.text, events)
     return after_speech(state, speaker, action.text)
 
 

@@ -5,8 +5,8 @@ from typing import Annotated
 
 import typer
 
-from autowerewolf.cli.app import DEFAULT_DB, DbOption, app, fail, one_line_errors
-from autowerewolf.cli.options import ModelsOption
+from autowerewolf.cli.app import DbOption, app, fail, one_line_errors
+from autowerewolf.cli.options import DEFAULT_DB, ModelsOption
 from autowerewolf.errors import SettingsError
 from autowerewolf.web.server import serve as run_web_server
 

@@ -12,8 +12,8 @@ from rich.progress import Progress
 from rich.table import Table
 
 from autowerewolf.backends.config import ModelOverride
-from autowerewolf.cli.app import DEFAULT_DB, DbOption, app, console, one_line_errors
-from autowerewolf.cli.options import ModelOption, ModelsOption, models_from, parse_pairs
+from autowerewolf.cli.app import DbOption, app, console, one_line_errors
+from autowerewolf.cli.options import DEFAULT_DB, ModelOption, ModelsOption, models_from, parse_pairs
 from autowerewolf.errors import SettingsError
 from autowerewolf.evaluation.config import Price
 from autowerewolf.files import read_mapping

@@ -20,6 +20,7 @@ from autowerewolf.players.records import DecisionRecord
 from autowerewolf.rules.events import Audience, Event
 from autowerewolf.rules.steps import STEPS, StepKind
 from autowerewolf.runner import GameRecord
+from autowerewolf.storage.target import source_name
 
 SCHEMA = "autowerewolf.export/1"
 PRIVATE_FIELDS = ("reasoning", "prompt", "raw", "data")
@@ -147,6 +148,8 @@ def export(source: Path, out: Path) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     sources = [
         {"file": db.name, "bytes": db.stat().st_size, "sha256": sha256(db)}
+        if isinstance(db, Path)
+        else {"database": str(db)}  # a PostgreSQL database: no file to fingerprint
         for db in databases(source)
     ]
     counts: Counter[str] = Counter()
@@ -156,7 +159,7 @@ def export(source: Path, out: Path) -> dict[str, Any]:
         (out / "decisions.jsonl").open("w", encoding="utf-8") as decisions,
     ):
         for db, _, record in finished_games(source):
-            _write(games, game_line(db.name, record))
+            _write(games, game_line(source_name(db), record))
             for i, event in enumerate(record.events):
                 _write(events, event_line(record.game_id, i, event))
             for i, decision in enumerate(record.records):

@@ -26,6 +26,7 @@ from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.state import Step
 from autowerewolf.rules.views import SeatView, seat_view
 from autowerewolf.runner import GameRecord
+from autowerewolf.storage.target import source_name
 
 SCHEMA = "autowerewolf.positions/1"
 
@@ -192,7 +193,7 @@ def game_items(
 def build_items(source: Path, filters: Filters) -> Iterator[PositionItem]:
     """Items from every finished game of a database or a folder of databases."""
     for db, games, record in finished_games(source):
-        yield from game_items(db.name, games, record, filters)
+        yield from game_items(source_name(db), games, record, filters)
 
 
 def write_items(items: Iterable[PositionItem], out: Path) -> int:

@@ -18,20 +18,21 @@ from autowerewolf.evaluation.results import databases
 from autowerewolf.integrity import checked_game, checked_values
 from autowerewolf.rules.state import GameState
 from autowerewolf.runner import GameRecord, Games
+from autowerewolf.storage.target import Database
 
 
 class SavedGames(Games):
     """The games of one database, opened read-only. Use the reading methods, and `fork`
     with `into=` another database; the writing methods would reopen the file for writing."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Database) -> None:
         super().__init__(db, readonly=True)
 
     def states(self, game_id: str) -> list[tuple[RunnableConfig, GameState]]:
         """Each checkpoint's game state with its config, oldest first."""
         found = []
         with self._reading(game_id):
-            for saved in self.saver.list(self.run_config(game_id)):
+            for saved in self.store.saver.list(self.run_config(game_id)):
                 values = saved.checkpoint["channel_values"]
                 if saved.config["configurable"].get("checkpoint_ns") == "" and "game" in values:
                     found.append((saved.config, checked_game(values)))
@@ -53,7 +54,7 @@ class SavedGames(Games):
         return super()._snapshot_at(game_id, ply)  # no such step: its error
 
 
-def finished_games(source: Path) -> Iterator[tuple[Path, SavedGames, GameRecord]]:
+def finished_games(source: Path) -> Iterator[tuple[Database, SavedGames, GameRecord]]:
     """Every finished game of a database, or of every `*.db` in a folder, in id order."""
     for db in databases(source):
         games = SavedGames(db)

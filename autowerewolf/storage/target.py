@@ -27,3 +27,9 @@ def database(value: str | Path | Postgres) -> Database:
     if POSTGRES_URL.fullmatch(value.strip()):
         return Postgres(value.strip())
     return Path(value)
+
+
+def source_name(db: Database) -> str:
+    """How exports and position items name the database a game came from: the file's name,
+    or the PostgreSQL URL without its password."""
+    return db.name if isinstance(db, Path) else str(db)

@@ -92,7 +92,7 @@ def decision_json(
     return {
         "key": view.decision_key,
         "step": view.step,
-        "question": decision_instruction(prompt_key, view.day, view.options, attacked, labels),
+        "question": decision_instruction(prompt_key, view.day, attacked),
         "options": [{"option": o, "label": labels.get(o, "")} for o in view.options],
         "text": takes_text(view.step),
         "max_text": MAX_TEXT_CHARS,
