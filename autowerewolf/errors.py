@@ -26,6 +26,10 @@ class GameError(AutoWerewolfError):
     """A request about a saved game that cannot be honoured."""
 
 
+class ReportError(AutoWerewolfError, ValueError):
+    """Games that cannot make a report (too few finished games or contestants)."""
+
+
 # Everything that is the user's to fix: the command line shows it as one `error:` line.
 USER_ERRORS: tuple[type[Exception], ...] = (AutoWerewolfError, ConfigError, IllegalAction)
 

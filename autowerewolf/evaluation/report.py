@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from autowerewolf.errors import ReportError
 from autowerewolf.evaluation import debate_report, plots
 from autowerewolf.evaluation.debate_stats import METRICS, DebateAggregator
 from autowerewolf.evaluation.design_report import HEADLINE_BLUNDERS, design_table
@@ -349,7 +350,9 @@ def build_report(
         debate.add(row)
     names = agg.contestants
     if len(names) < 2:
-        raise ValueError(f"a report needs at least two contestants, found {len(names)}")
+        raise ReportError(
+            f"a report needs finished games of at least two contestants, found {len(names)}"
+        )
     metrics = [contestant_metrics(n, agg.tallies[n]) for n in names]
     bt = bradley_terry(agg.teams, names, resamples=resamples, seed=seed)
     by_role = bradley_terry_by_role(agg.teams)

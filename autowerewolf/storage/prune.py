@@ -38,22 +38,27 @@ def _move(games: Games, source: str, target: str) -> None:
     games.store.saver.delete_thread(source)
 
 
-def _recover(games: Games, ids: list[str]) -> None:
-    """Finish the moves a killed prune left half done."""
+def _recover(games: Games, ids: list[str]) -> set[str]:
+    """Finish the moves a killed prune left half done; returns the games it finished."""
+    finished = set()
     for copy in (i for i in ids if i.endswith(COPY)):
         game_id = copy.removesuffix(COPY)
         if game_id in ids:
             games.store.saver.delete_thread(copy)  # the original was not deleted yet
         else:
             _move(games, copy, game_id)
+            finished.add(game_id)
+    return finished
 
 
 def prune(games: Games, keep: Callable[[str], bool] = lambda _: False) -> Pruned:
     """Prune every finished game of `games` for which `keep(game_id)` is false."""
     games.writable()
-    _recover(games, games.ids())
-    done = Pruned()
+    recovered = _recover(games, games.ids())
+    done = Pruned(games=len(recovered))
     for game_id in games.ids():
+        if game_id in recovered:
+            continue
         if keep(game_id) or games.load(game_id).status != "finished" or _steps(games, game_id) <= 1:
             done.skipped += 1
             continue

@@ -21,6 +21,7 @@ from autowerewolf.players.records import DecisionRecord
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.state import GameState
 from autowerewolf.runner import GameRecord, Games, GameStatus
+from autowerewolf.storage.stores import SqliteStore
 from autowerewolf.store import BUSY_TIMEOUT_S, serializer
 
 KEPT_GAMES = 16  # finished games whose steps stay in memory
@@ -64,9 +65,9 @@ class GameRow:
         }
 
 
-class ReadOnlyGames(Games):
-    """The runner's view of a database (load, ids, status) on a read-only connection, so
-    the web app can never change a saved game behind the server's back."""
+class LiveReadStore(SqliteStore):
+    """A read-only store on a database the server keeps writing: a plain read-only
+    connection that waits for the writer, never the immutable read of a file at rest."""
 
     def __init__(self, db: Path) -> None:
         if not db.is_file():
@@ -74,10 +75,20 @@ class ReadOnlyGames(Games):
         conn = sqlite3.connect(
             f"file:{db}?mode=ro", uri=True, check_same_thread=False, timeout=BUSY_TIMEOUT_S
         )
+        self.db, self.readonly = db, True
         self.saver = SqliteSaver(conn, serde=serializer())
         # The server created the tables; setup() would try to write.
         self.saver.is_setup = True
-        self.graph = build_graph().compile(checkpointer=self.saver)
+
+
+class ReadOnlyGames(Games):
+    """The runner's view of a database (load, ids, status) on a read-only connection, so
+    the web app can never change a saved game behind the server's back."""
+
+    def __init__(self, db: Path) -> None:
+        self.store = LiveReadStore(db)
+        self.db = db
+        self.graph = build_graph().compile(checkpointer=self.store.saver)
         self.context = GameContext()
 
 
@@ -126,7 +137,7 @@ class GameReader:
     def latest(self, game_id: str) -> GameState | None:
         """The game at its newest checkpoint (None before its first step), without the
         transcript: cheap."""
-        newest = self.games.saver.get_tuple(Games.run_config(game_id))
+        newest = self.games.store.saver.get_tuple(Games.run_config(game_id))
         if newest is None or "game" not in newest.checkpoint["channel_values"]:
             return None
         return game_of(newest.checkpoint["channel_values"])
@@ -134,7 +145,7 @@ class GameReader:
     def head(self, game_id: str) -> tuple[str, int] | None:
         """The newest checkpoint and how many writes it has: a cheap "did anything
         change?" for games run by another process."""
-        latest = self.games.saver.get_tuple(Games.run_config(game_id))
+        latest = self.games.store.saver.get_tuple(Games.run_config(game_id))
         if latest is None:
             return None
         return latest.checkpoint["id"], len(latest.pending_writes or ())
@@ -161,7 +172,7 @@ class GameReader:
         the full state of every checkpoint, as `Games.history` does, is quadratic: 4 s
         instead of 0.1 s for a 76-step game.)
         """
-        saver = self.games.saver
+        saver = self.games.store.saver
         config = Games.run_config(game_id)
         tuples = list(saver.list({"configurable": config["configurable"]}))[::-1]
         if not tuples:

@@ -1,6 +1,6 @@
 """Decision prompts name the seat's own id and its teammates before the question, never last
 before the choices (a small model copies the last seat it read), and label each listed
-choice with who that seat is to the player."""
+choice with who that seat is to the player (the seat itself, where listed, as "you")."""
 
 import re
 
@@ -22,9 +22,12 @@ def test_the_last_seat_named_before_the_choices_is_never_the_seat_itself() -> No
         me = prompt.split("(seat ")[1][:3]
         before, after = prompt.rsplit("\nChoices: ", 1)
         named = SEAT.findall(before.rsplit("Game so far:", 1)[-1])
-        assert not named or named[-1] != me, prompt[-600:]
-        listed = SEAT.findall(after.split("\n")[0])
-        assert me not in listed
+        choices = after.split("\n")[0]
+        listed = SEAT.findall(choices)
+        # Only a choice among seats can be copied from the last seat read.
+        assert not (listed and named) or named[-1] != me, prompt[-600:]
+        if me in listed:  # e.g. a Guard may protect itself: then it is marked as itself
+            assert re.search(rf"\b{me} \([^)]*, you\b", choices), choices
         if me in wolves:
             assert not set(listed) & wolves, after
         checked += 1

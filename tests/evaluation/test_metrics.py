@@ -166,6 +166,11 @@ def test_wilson_interval_matches_the_textbook_value() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
 
 
+def test_wilson_interval_holds_the_rate_at_the_extremes() -> None:
+    for n in range(1, 60):
+        assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0
+
+
 def test_win_rates(metrics: dict[str, dict]) -> None:
     a, b = metrics["A"], metrics["B"]
     assert a["win"]["rate"] == pytest.approx(5 / 7)

@@ -68,8 +68,10 @@ def prompt_dependent(messages: list[BaseMessage], schema: type[BaseModel]) -> st
     answer = json.loads(legal_json(messages, schema))
     choice = schema.model_json_schema()["properties"].get("choice", {})
     if "enum" in choice:
+        # Never a self-explosion: days must reach their last speech for `pre_vote`.
+        options = [o for o in choice["enum"] if o != "explode"] or choice["enum"]
         digest = hashlib.sha256("".join(str(m.content) for m in messages).encode()).digest()
-        answer["choice"] = choice["enum"][digest[0] % len(choice["enum"])]
+        answer["choice"] = options[digest[0] % len(options)]
     return json.dumps(answer)
 
 
