@@ -5,13 +5,15 @@ project spends per step outside the model.
     python benchmarks/prompt_cost.py --games 5              # a deterministic fake model
     python benchmarks/prompt_cost.py --agent adaptive       # another agent design
     flock /tmp/autowerewolf-model.lock python benchmarks/prompt_cost.py --local --games 1
+    python benchmarks/prompt_cost.py --db bench-models/qwen0.5b.db   # games already played
 
 With the fake model (no server): prompt sizes are characters / 4; the cacheable share is
 the part of each prompt that repeats the start of the same seat's previous prompt or of the
 prompt sent just before (what a server keeping every seat's prefix could serve); CPU per step is the
 process CPU time of the game, less the fake model's own, over the game's steps. With
 `--local`, the embedded model answers and the figures are the server's own token counts and
-cached tokens.
+cached tokens. With `--db`, the finished games of a database (read-only) are measured the
+same way from their records.
 """
 
 import argparse
@@ -32,7 +34,7 @@ from autowerewolf.players.factory import ModelPool, PlayerBuilder
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
-from autowerewolf.runner import Games
+from autowerewolf.runner import GameRecord, Games
 from tests.fakes.chat import FakeChatModel
 
 
@@ -109,6 +111,18 @@ def growth(records: list[DecisionRecord], chars: bool) -> tuple[float, float]:
     return statistics.median(size[min(size)]), statistics.median(size[max(size)])
 
 
+def real_cost(record: GameRecord) -> dict[str, Any]:
+    """A game's figures from the server's own counts in its records."""
+    llm = [r for r in record.records if r.player == "llm"]
+    prompt = sum(r.tokens_in or 0 for r in llm)
+    return {
+        "records": record.records,
+        "steps": record.game.ply,
+        "cacheable": sum(r.cached_tokens or 0 for r in llm) / max(1, prompt),
+        "days": record.game.day,
+    }
+
+
 def local_game(seed: int, agents: AgentChoice) -> dict[str, Any]:
     pool = ModelPool()
     with tempfile.TemporaryDirectory() as tmp:
@@ -120,14 +134,16 @@ def local_game(seed: int, agents: AgentChoice) -> dict[str, Any]:
         finally:
             games.close()
             pool.close()
-    llm = [r for r in record.records if r.player == "llm"]
-    prompt = sum(r.tokens_in or 0 for r in llm)
-    return {
-        "records": record.records,
-        "steps": record.game.ply,
-        "cacheable": sum(r.cached_tokens or 0 for r in llm) / max(1, prompt),
-        "days": record.game.day,
-    }
+    return real_cost(record)
+
+
+def saved_games(db: Path) -> list[tuple[str, dict[str, Any]]]:
+    games = Games(db, readonly=True)
+    try:
+        records = (games.load(i) for i in games.ids())
+        return [(r.game_id, real_cost(r)) for r in records if r.status == "finished"]
+    finally:
+        games.close()
 
 
 def main() -> None:
@@ -138,24 +154,32 @@ def main() -> None:
     parser.add_argument("--seed-start", type=int, default=1)
     parser.add_argument("--agent", default="plain", help="the agent design of every seat")
     parser.add_argument("--local", action="store_true", help="the embedded model, not a fake")
+    parser.add_argument("--db", type=Path, help="measure the finished games of this database")
     args = parser.parse_args()
     agents = AgentChoice(default=args.agent)
+    real = args.local or args.db is not None
     print(
-        "| seed | days | steps | first-day median | last-day median | ratio | cache share |"
-        + ("" if args.local else " CPU ms/step |")
+        "| game | days | steps | first-day median | last-day median | ratio | cache share |"
+        + ("" if real else " CPU ms/step |")
     )
-    print("|---|---|---|---|---|---|---|" + ("" if args.local else "---|"))
+    print("|---|---|---|---|---|---|---|" + ("" if real else "---|"))
     ratios, shares, cpus = [], [], []
-    for seed in range(args.seed_start, args.seed_start + args.games):
-        out = local_game(seed, agents) if args.local else fake_game(seed, agents)
-        first, last = growth(out["records"], chars=not args.local)
+    seeds = range(args.seed_start, args.seed_start + args.games)
+    played = (
+        saved_games(args.db)
+        if args.db is not None
+        else ((str(seed), local_game(seed, agents) if args.local else fake_game(seed, agents))
+              for seed in seeds)
+    )  # fmt: skip
+    for name, out in played:
+        first, last = growth(out["records"], chars=not real)
         ratios.append(last / first)
         shares.append(out["cacheable"])
         line = (
-            f"| {seed} | {out['days']} | {out['steps']} | {first:.0f} | {last:.0f} | "
+            f"| {name} | {out['days']} | {out['steps']} | {first:.0f} | {last:.0f} | "
             f"{last / first:.2f} | {out['cacheable']:.1%} |"
         )
-        if not args.local:
+        if not real:
             cpus.append(out["cpu_ms_per_step"])
             line += f" {out['cpu_ms_per_step']:.1f} |"
         print(line, flush=True)

@@ -39,9 +39,10 @@ def server() -> Iterator[LocalServer]:
 
 def play(tmp_path: Path, models: PlayerModels, setup: GameSetup) -> GameRecord:
     pool = ModelPool()
-    games = Games(tmp_path / "smoke.db", create=True, context=GameContext(PlayerBuilder(pool)))
+    context = GameContext(PlayerBuilder(models, pool))
+    games = Games(tmp_path / "smoke.db", create=True, context=context)
     try:
-        return games.start("smoke", setup, Seating(default="llm", models=models))
+        return games.start("smoke", setup, Seating(default="llm"))
     finally:
         games.close()
         pool.close()
