@@ -5,8 +5,10 @@ Failed games are noted in the database's `failures` table with their error (show
 """
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
+from typing import Any, TypeVar
 
 from rich.console import Console
 
@@ -29,6 +31,7 @@ from autowerewolf.storage.target import Database
 # Connections per process to a Postgres server: writes are short, so a few carry hundreds
 # of games (docs/scale.md); processes x pool size must stay below max_connections.
 POOL_SIZE = 8
+T = TypeVar("T")
 
 
 class FailureBook:
@@ -82,9 +85,20 @@ def run_batch(
                         runner.pool.close()
 
         with batch_gc():
-            return asyncio.run(main())
+            return run_loop(main())
     finally:
         store.close()
+
+
+def run_loop(main: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run`, also where this thread already runs an event loop (a notebook, a
+    caller's own loop): the batch then gets a loop of its own in a worker thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(main)
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, main).result()
 
 
 async def _tick(bar: BatchProgress) -> None:

@@ -7,16 +7,7 @@ in the test's comments. `Game.night` lets the Seer check her first option (P01 h
 unless told otherwise, and unnamed seats answer "none"/"abstain"/"pass"/"speak".
 """
 
-import sys
-from pathlib import Path
-
-RULES_TESTS = str(Path(__file__).parents[1] / "rules")
-if RULES_TESTS not in sys.path:
-    sys.path.insert(0, RULES_TESTS)
-
-from rules_helpers import Game  # noqa: E402
-
-from autowerewolf.evaluation.blunders import (  # noqa: E402
+from autowerewolf.evaluation.blunders import (
     METRICS,
     NOT_IN_OVERALL,
     OVERALL,
@@ -27,10 +18,11 @@ from autowerewolf.evaluation.blunders import (  # noqa: E402
     revealed_before,
     total,
 )
-from autowerewolf.rules.config import make_config  # noqa: E402
-from autowerewolf.rules.events import Audience, Event, EventKind  # noqa: E402
-from autowerewolf.rules.random_play import play_random_game  # noqa: E402
-from autowerewolf.rules.state import Step  # noqa: E402
+from autowerewolf.rules.config import make_config
+from autowerewolf.rules.events import Audience, Event, EventKind
+from autowerewolf.rules.random_play import play_random_game
+from autowerewolf.rules.state import Step
+from tests.rules.rules_helpers import Game
 
 GOOD_12 = ["P05", "P06", "P07", "P08", "P09", "P10", "P11"]
 

@@ -1,4 +1,4 @@
-"""Helpers for the game-graph tests (imported by name through conftest's sys.path entry)."""
+"""Helpers for the game-graph tests."""
 
 from pathlib import Path
 from typing import Any

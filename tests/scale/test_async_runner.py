@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.backends.gate import Gates
 from autowerewolf.batch.local import run_batch
-from autowerewolf.batch.runner import BatchGame
+from autowerewolf.batch.runner import BatchGame, Outcome
 from autowerewolf.cli import app
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
@@ -112,3 +112,14 @@ def _finished(db: Path, writer: bool = False) -> int:
         return 0
     finally:
         games.close()
+
+
+def test_a_batch_runs_inside_a_running_event_loop(tmp_path: Path) -> None:
+    """As from a notebook: the caller's thread already runs a loop."""
+
+    async def caller() -> list[Outcome]:
+        game = BatchGame("inside-1", GameSetup(seed=1), Seating(default="random"))
+        return run_batch(tmp_path / "inside.db", [game], concurrency=1)
+
+    outcomes = asyncio.run(caller())
+    assert [o.status for o in outcomes] == ["finished"]

@@ -8,6 +8,7 @@ records, so a resumed or forked game prompts exactly as an uninterrupted one."""
 
 import logging
 import time
+import warnings
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -43,6 +44,11 @@ from autowerewolf.rules.steps import STEPS, takes_text
 from autowerewolf.rules.views import SeatView
 
 log = logging.getLogger(__name__)
+# LangChain's structured-output chain declares its parsed answer as None and pydantic warns
+# on every answer while serializing it; the answer itself is checked here (_choice).
+warnings.filterwarnings(
+    "ignore", message="Pydantic serializer warnings", category=UserWarning, module="pydantic"
+)
 T = TypeVar("T")
 # What is kept of an unparseable answer, for audits.
 RAW_KEEP_CHARS = 2000
