@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from langchain_core.language_models import BaseChatModel
 
 from autowerewolf.players.agents.estimator import EstimatorAgent, latest
-from autowerewolf.players.base import Answer, DecisionRequest, plain_record
+from autowerewolf.players.base import Answer, DecisionRequest
 from autowerewolf.players.llm.player import Calls
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts import strategy as words
@@ -60,18 +60,14 @@ class AdaptiveAgent(EstimatorAgent):
         )
         # Two unusable answers: keep the previous strategy (support to begin with).
         data = exchange.value or {"strategy": self.current(request.history) or "support"}
-        record = plain_record(
+        record = self.record(
             request,
-            self.kind,
             Action(option=Option.NONE.value),
-            agent=self.agent,
-            model=self.model_name,
+            exchange,
+            prompt,
             data={**data, "moment": at.split(":")[1]},
             reasoning=getattr(exchange.parsed, "reasoning", None),
-            prompt=prompt,
             valid=exchange.value is not None,
-            fallback=exchange.value is None,
-            **exchange.record_fields(),
         )
         update = {"purpose": "note", "step": words.STRATEGY, "key": at, "options": ()}
         return record.model_copy(update=update)

@@ -22,6 +22,7 @@ from autowerewolf.backends.redact import redact_secrets
 from autowerewolf.backends.usage import usage_from_message
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
 from autowerewolf.players.llm.memory import Memory, remember
+from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.simple import random_answer
 from autowerewolf.prompts import estimates
 from autowerewolf.prompts.answers import COMPACT, Bounds, answer_schema
@@ -305,19 +306,40 @@ class LLMPlayer:
                 action.option,
                 exchange.errors,
             )
-        record = plain_record(
+        record = self.record(
+            request,
+            action,
+            exchange,
+            prompt,
+            reasoning=getattr(exchange.parsed, "reasoning", None),
+            valid=not fallback,
+        )
+        return Answer(action=action, record=record)
+
+    def record(
+        self,
+        request: DecisionRequest,
+        action: Action,
+        exchange: Exchange,
+        prompt: str,
+        *,
+        valid: bool,
+        **fields: Any,
+    ) -> DecisionRecord:
+        """The record of one question this design asked: what it asked, what came back and
+        what it cost; an invalid answer is a fallback."""
+        return plain_record(
             request,
             self.kind,
             action,
             agent=self.agent,
             model=self.model_name,
-            reasoning=getattr(exchange.parsed, "reasoning", None),
             prompt=prompt,
-            valid=not fallback,
-            fallback=fallback,
+            valid=valid,
+            fallback=not valid,
+            **fields,
             **exchange.record_fields(),
         )
-        return Answer(action=action, record=record)
 
     def estimate(self, request: DecisionRequest) -> Calls[Answer]:
         """The role-estimate question; after two invalid answers there is no estimate."""
@@ -330,16 +352,7 @@ class LLMPlayer:
             view, instruction, schema, lambda p: estimates.estimates_data(p, roles)
         )
         action = Action(option=Option.NONE.value)
-        record = plain_record(
-            request,
-            self.kind,
-            action,
-            agent=self.agent,
-            model=self.model_name,
-            data=exchange.value,
-            prompt=prompt,
-            valid=exchange.value is not None,
-            fallback=exchange.value is None,
-            **exchange.record_fields(),
+        record = self.record(
+            request, action, exchange, prompt, data=exchange.value, valid=exchange.value is not None
         )
         return Answer(action=action, record=record)
