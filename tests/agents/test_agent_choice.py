@@ -1,6 +1,10 @@
 """Which design a seat plays: layered like models, validated against the registry, saved
 with the seating; plug-ins load by path; answer budgets per model."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from pydantic import ValidationError
 
@@ -100,3 +104,20 @@ def test_answer_schemas_take_the_bounds() -> None:
         assert schema["properties"]["speech"]["maxLength"] == bounds.speech
         message = answer_schema("message", ("P01",), bounds).model_json_schema()
         assert message["properties"]["message"]["maxLength"] == bounds.message
+
+
+def test_a_python_plugin_in_the_current_folder_plays_from_the_command_line(
+    tmp_path: Path,
+) -> None:
+    """As the installed `autowerewolf` script runs it: `-I` keeps the current folder off
+    sys.path, yet `python:examples...` is found from the repository root."""
+    root = Path(__file__).resolve().parents[2]
+    command = [
+        sys.executable, "-I", "-c", "from autowerewolf.cli import app; app()",
+        "play", "--board", "8-arena", "--narration", "off", "--db", str(tmp_path / "g.db"),
+        "--agent", "P03=python:examples.agents.cautious:CautiousVoter",
+        "--model", "default.backend=simulated", "--model", "default.latency_s=0",
+    ]  # fmt: skip
+    result = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "Winner:" in result.stdout

@@ -7,6 +7,8 @@ and answer bounds, the design's name) and must implement the player interface
 leaves them unset, so every report can group by (model, agent)."""
 
 import importlib
+import os
+import sys
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 
@@ -46,6 +48,10 @@ def load_plugin(name: str) -> type:
     try:
         if name.startswith(PLUGIN_PREFIX):
             module, _, attr = name.removeprefix(PLUGIN_PREFIX).partition(":")
+            # As `python -m` would: a module in the current folder is found too (after
+            # installed ones, so it cannot shadow them).
+            if os.getcwd() not in sys.path:
+                sys.path.append(os.getcwd())
             found = getattr(importlib.import_module(module), attr)
         else:
             (point,) = entry_points(group=ENTRY_POINT_GROUP, name=name)
@@ -59,8 +65,7 @@ def load_plugin(name: str) -> type:
 
 def check_agents(choice: AgentChoice) -> None:
     """Load every plug-in a seating names, so a missing one fails before the game starts."""
-    named = {choice.default, *choice.camps.values(), *choice.roles.values(), *choice.seats.values()}
-    for name in sorted(named - set(BUILTIN_AGENTS)):
+    for name in sorted(choice.names() - set(BUILTIN_AGENTS)):
         load_plugin(name)
 
 
