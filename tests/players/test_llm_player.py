@@ -64,10 +64,13 @@ def test_invalid_then_valid_answer_is_repaired_by_one_reprompt() -> None:
     out = play_llm_game(fake)
     records = out["records"]
     assert out["game"].is_over
-    assert all(r.retries == 1 and not r.fallback and r.valid for r in records)
+    # Every question is repaired once; a reconsidered one (docs/agents.md) is a second
+    # question, repaired once too.
+    asked = [2 if "reconsidered" in (r.error or "") else 1 for r in records]
+    assert all(r.retries == n and not r.fallback and r.valid for r, n in zip(records, asked))
     # The re-prompt quotes the error and is appended at the end (the prefix stays cacheable).
     reprompts = [p for p in fake.prompts if "That answer was invalid" in p]
-    assert len(reprompts) == len(records)
+    assert len(reprompts) == sum(asked)
 
 
 def test_always_invalid_falls_back_to_seeded_random_and_is_counted() -> None:

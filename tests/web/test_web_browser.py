@@ -174,7 +174,7 @@ def test_drill_down_shows_prompt_raw_answer_and_reasoning_to_god_only(
     page.locator("button.record", has_text="P01").first.click()
     page.wait_for_selector("#drill-reasoning")
     assert page.inner_text("#drill-reasoning").startswith("SECRET-P01-")
-    assert "Legal choices" in page.inner_text("#drill-prompt")
+    assert "Choices:" in page.inner_text("#drill-prompt")
     assert '"choice"' in page.inner_text("#drill-raw")
     assert "tokens in" in page.inner_text("#drill-usage")
     page.select_option("#audience", "P01")

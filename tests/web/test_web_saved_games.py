@@ -74,7 +74,7 @@ def test_command_line_games_are_replayed_and_a_stopped_game_resumed(
 
 
 def _checkpoints(games: Games, game_id: str) -> int:
-    return len(list(games.saver.list(Games.run_config(game_id))))
+    return len(list(games.store.saver.list(Games.run_config(game_id))))
 
 
 def _replays_from_every_audience(

@@ -29,6 +29,7 @@ from autowerewolf.prompts.answers import COMPACT, Bounds, answer_schema
 from autowerewolf.prompts.player import (
     NO_ANSWER,
     Known,
+    against_own_side,
     choices_text,
     decision_instruction,
     decision_message,
@@ -36,6 +37,7 @@ from autowerewolf.prompts.player import (
     identity_line,
     ledger_text,
     memory_text,
+    reconsider_note,
     reprompt,
     system_prompt,
 )
@@ -171,6 +173,23 @@ class Exchange:
     prompt_chars: int = 0
     latency_s: float = 0.0
 
+    def then(self, second: "Exchange", note: str) -> "Exchange":
+        """This question asked again (`second`): its answer if it gave one, both costs."""
+        answered = second.value is not None
+        return Exchange(
+            parsed=second.parsed if answered else self.parsed,
+            value=second.value if answered else self.value,
+            raws=[*self.raws, *second.raws],
+            thinking=[*self.thinking, *second.thinking],
+            errors=[*self.errors, note, *second.errors],
+            retries=self.retries + second.retries,  # re-prompts after invalid answers
+            tokens_in=self.tokens_in + second.tokens_in,
+            tokens_out=self.tokens_out + second.tokens_out,
+            cached_tokens=self.cached_tokens + second.cached_tokens,
+            prompt_chars=self.prompt_chars + second.prompt_chars,
+            latency_s=self.latency_s + second.latency_s,
+        )
+
     def record_fields(self) -> dict[str, Any]:
         return {
             "raw": "\n---\n".join(r[:RAW_KEEP_CHARS] for r in self.raws if r) or None,
@@ -197,6 +216,8 @@ class LLMPlayer:
     """The `plain` agent design, and the model caller every LLM agent design builds on."""
 
     kind = "llm"
+    # Ask once more when a legal answer works against the seat's own side (docs/agents.md).
+    reconsiders = True
 
     def __init__(
         self, chat: BaseChatModel, model_name: str, bounds: Bounds = COMPACT, agent: str = "plain"
@@ -295,6 +316,21 @@ class LLMPlayer:
         exchange, prompt = yield from self.ask(
             view, instruction, schema, lambda p: _choice(p, view.options), notes, choices, memory
         )
+        chosen = exchange.value.option if isinstance(exchange.value, Action) else None
+        against = against_own_side(view, known, prompt_key, chosen) if chosen else None
+        if against is not None and self.reconsiders and request.purpose == "decision":
+            # A legal choice that works against the seat's own side gets one second look:
+            # small models often pick a teammate or themselves by copying a seat they read.
+            again, prompt = yield from self.ask(
+                view,
+                instruction,
+                schema,
+                lambda p: _choice(p, view.options),
+                (*notes, reconsider_note(against)),
+                choices,
+                memory,
+            )
+            exchange = exchange.then(again, f"reconsidered {chosen} ({against})")
         action = exchange.value if isinstance(exchange.value, Action) else None
         fallback = action is None
         if action is None:

@@ -1,0 +1,71 @@
+"""The LLM player's second look (docs/agents.md): a legal answer that works against the
+seat's own side (a wolf naming a fellow wolf, anyone choosing to explode...) is asked once
+more; the second answer stands, whatever it is, and both calls are recorded."""
+
+import json
+
+from langchain_core.messages import BaseMessage
+from pydantic import BaseModel
+
+from autowerewolf.players.base import DecisionRequest
+from autowerewolf.players.llm.player import LLMPlayer
+from autowerewolf.rules.config import make_config
+from autowerewolf.rules.engine import apply, new_game, pending_decision
+from autowerewolf.rules.views import SeatView, seat_view
+from tests.fakes.chat import FakeChatModel, legal_json
+
+
+def wolf_at_night() -> tuple[SeatView, str, str]:
+    """The first wolf's view of the Night 1 kill, a fellow wolf and a good seat."""
+    state, events = new_game(make_config("12-A", seed=3))
+    decision = pending_decision(state)
+    while decision is None or decision.step != "wolves":
+        state, more = apply(state, None, decision) if decision is None else (state, [])
+        events += more
+        decision = pending_decision(state)
+    wolf = next(s for s in state.seats if s.is_wolf and s.id in decision.options)
+    view = seat_view(state, events, wolf.id, decision)
+    good = next(o for o in view.options if o.startswith("P") and o not in view.teammates)
+    return view, view.teammates[0], good
+
+
+def choosing(*choices: str) -> FakeChatModel:
+    """A model that answers the choices in turn (then keeps the last)."""
+    asked: list[int] = []
+
+    def respond(messages: list[BaseMessage], schema: type[BaseModel]) -> str:
+        answer = json.loads(legal_json(messages, schema))
+        answer["choice"] = choices[min(len(asked), len(choices) - 1)]
+        asked.append(1)
+        return json.dumps(answer)
+
+    return FakeChatModel(respond=respond)
+
+
+def test_a_wolf_naming_a_fellow_wolf_is_asked_again_and_the_second_answer_stands() -> None:
+    view, teammate, good = wolf_at_night()
+    fake = choosing(teammate, good)
+    answer = LLMPlayer(fake, "fake").decide(DecisionRequest(view=view, seed=1))
+    assert answer.action.option == good
+    record = answer.record
+    assert len(fake.prompts) == 2 and record.retries == 0 and record.valid
+    assert f"reconsidered {teammate} (your fellow wolves)" in (record.error or "")
+    assert "your first answer chose your fellow wolves" in fake.prompts[1]
+    assert record.raw is not None and record.raw.count("---") == 1  # both answers kept
+
+
+def test_a_model_that_insists_keeps_its_legal_choice() -> None:
+    view, teammate, _ = wolf_at_night()
+    fake = choosing(teammate)
+    answer = LLMPlayer(fake, "fake").decide(DecisionRequest(view=view, seed=1))
+    assert answer.action.option == teammate and len(fake.prompts) == 2
+
+
+def test_a_sensible_choice_and_a_probe_are_asked_once() -> None:
+    view, teammate, good = wolf_at_night()
+    fake = choosing(good)
+    assert LLMPlayer(fake, "fake").decide(DecisionRequest(view=view, seed=1)).action.option == good
+    probe = choosing(teammate)
+    request = DecisionRequest(view=view, seed=1, purpose="probe")
+    assert LLMPlayer(probe, "fake").decide(request).action.option == teammate
+    assert len(fake.prompts) == len(probe.prompts) == 1
