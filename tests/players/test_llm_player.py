@@ -67,7 +67,9 @@ def test_invalid_then_valid_answer_is_repaired_by_one_reprompt() -> None:
     # Every question is repaired once; a reconsidered one (docs/agents.md) is a second
     # question, repaired once too.
     asked = [2 if "reconsidered" in (r.error or "") else 1 for r in records]
-    assert all(r.retries == n and not r.fallback and r.valid for r, n in zip(records, asked))
+    assert all(
+        r.retries == n and not r.fallback and r.valid for r, n in zip(records, asked, strict=True)
+    )
     # The re-prompt quotes the error and is appended at the end (the prefix stays cacheable).
     reprompts = [p for p in fake.prompts if "That answer was invalid" in p]
     assert len(reprompts) == sum(asked)
