@@ -28,7 +28,7 @@ pytest.importorskip(
 )
 from langgraph_sdk import get_sync_client
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.long]
 
 GRAPH_ID = "werewolf"
 STARTUP_TIMEOUT_S = 60

@@ -8,6 +8,8 @@ import pytest
 
 from .sweep import Outcome, counts, sweep
 
+pytestmark = pytest.mark.long
+
 
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory: pytest.TempPathFactory) -> list[Outcome]:

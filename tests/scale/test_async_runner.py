@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from autowerewolf.backends.config import PlayerModels
@@ -78,6 +79,7 @@ def test_a_failed_game_is_marked_retried_and_never_blocks_the_others(tmp_path: P
     assert differing(db, range(1, 2), "llm", "batch") == []
 
 
+@pytest.mark.long
 def test_a_killed_batch_resumes_to_identical_games(tmp_path: Path) -> None:
     """Random players: an LLM seat's recorded prompts change when its memory is rebuilt
     after a resume on this version (docs/scale.md); the game itself does not."""
