@@ -54,7 +54,7 @@ def answer_schema(
             str,
             Field(
                 max_length=bounds.speech,
-                description="What you say to the table ('' if you explode).",
+                description="What you say to the table, in character ('' if you explode).",
             ),
         )
     if text == "message":
