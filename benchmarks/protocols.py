@@ -81,14 +81,17 @@ def report_calls(seeds: range) -> None:
             print(f"{protocol:<12} {label:>5} {len(chosen):>5} {cells}")
 
 
-def one_local_day(board: str, seed: int, max_tokens: int, timeout_s: int, db: Path) -> None:
+def one_local_day(
+    board: str, seed: int, max_tokens: int, timeout_s: int, db: Path, explosions: bool = True
+) -> None:
     """Night 1 and Day 1 on the embedded model: bidding and every probe. A role estimate
     of every other seat needs more than the default 400 answer tokens, and more time on a
     busy CPU: `max_tokens` and `timeout_s` raise both."""
     pool = ModelPool(LocalServer(ctx_size=LOCAL_CONTEXT_TOKENS))
     settings = [f"default.max_tokens={max_tokens}", f"default.timeout_s={timeout_s}"]
     models = load_models(None, settings)
-    variants = {"discussion": "bidding"}
+    # Without explosions a day always reaches its last speech and vote (every probe asked).
+    variants = {"discussion": "bidding", "allow_wolf_self_explode": explosions}
     setup = GameSetup(board=board, seed=seed, max_days=1, variants=variants)
     games = Games(db, create=True, context=GameContext(PlayerBuilder(models, pool)))
     started = time.perf_counter()
@@ -129,11 +132,16 @@ def main() -> None:
     parser.add_argument("--max-tokens", type=int, default=1200, help="answer bound, local day")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per call, local day")
     parser.add_argument("--db", type=Path, default=Path("protocols-day.db"), help="local day")
+    parser.add_argument(
+        "--no-explosions", action="store_true", help="local day: wolves may not self-explode"
+    )
     args = parser.parse_args()
     if args.games:
         report_calls(range(args.games))
     if args.local:
-        one_local_day(args.board, args.seed, args.max_tokens, args.timeout, args.db)
+        one_local_day(
+            args.board, args.seed, args.max_tokens, args.timeout, args.db, not args.no_explosions
+        )
 
 
 if __name__ == "__main__":
