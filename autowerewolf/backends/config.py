@@ -109,6 +109,15 @@ class ModelConfig(_Strict):
             return Bounds(self.budget.reasoning, self.budget.speech, self.budget.message)
         return BUDGETS[self.budget or ("compact" if self.backend == "local" else "full")]
 
+    def answer_tokens(self) -> int:
+        """`max_tokens` as set; left unset, at least enough for the answer bounds (about
+        three characters a token, plus the JSON around the texts), so a `full` budget is
+        not cut off mid-answer."""
+        if "max_tokens" in self.model_fields_set:
+            return self.max_tokens
+        bounds = self.bounds()
+        return max(self.max_tokens, (bounds.reasoning + bounds.speech + bounds.message) // 3 + 150)
+
     # Limits of the asynchronous runner (`batch`, `tournament`), per server (base URL and key)
     # and per process: at most this many calls at once, at most this many calls a second.
     max_in_flight: InFlight | None = None
@@ -150,7 +159,7 @@ class ModelOverride(_Strict):
 
 
 def _apply(base: ModelConfig, layers: Iterable[ModelOverride]) -> ModelConfig:
-    merged = base.model_dump()
+    merged = base.model_dump(exclude_unset=True)  # what is unset stays unset (answer_tokens)
     for layer in layers:
         changes = layer.model_dump(exclude_unset=True)
         if "backend" in changes and changes["backend"] != merged["backend"]:

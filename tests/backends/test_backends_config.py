@@ -256,3 +256,19 @@ def test_bad_overrides(override: str, expected: str) -> None:
 
 def test_config_error_is_value_error() -> None:
     assert issubclass(SettingsError, ValueError)
+
+
+def test_unset_max_tokens_fits_the_answer_budget() -> None:
+    """A `full` budget (1,500 + 1,200 + 400 characters) is not cut off by the 512 default;
+    an explicit max_tokens, from any layer, is kept as set."""
+    api = ModelConfig(backend="api", model="m", base_url="http://127.0.0.1:1/v1")
+    assert api.answer_tokens() == (1500 + 1200 + 400) // 3 + 150
+    local = ModelConfig(backend="local", model="qwen")
+    assert local.answer_tokens() == 512  # compact fits the default
+    assert api.model_copy(update={"max_tokens": 300}).answer_tokens() == 300
+    models = parse_player_models(
+        {"default": {"backend": "api", "model": "m", "base_url": "http://127.0.0.1:1/v1"},
+         "roles": {"seer": {"max_tokens": 256}}}
+    )  # fmt: skip
+    assert models.resolve("P01", "seer").answer_tokens() == 256
+    assert models.resolve("P02", "villager").answer_tokens() == 1183

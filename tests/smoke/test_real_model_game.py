@@ -80,7 +80,11 @@ def test_one_full_day_through_ollama_backend(server: LocalServer, tmp_path: Path
     try:
         models = PlayerModels(
             default=ModelConfig(
-                backend="ollama", base_url=proxy.base_url, model=proxy.model, max_tokens=400
+                backend="ollama",
+                base_url=proxy.base_url,
+                model=proxy.model,
+                max_tokens=400,
+                budget="compact",  # the embedded model's bounds, as its `local` backend has
             )
         )
         # One full day (night, discussion, vote) on the 8-seat board keeps CI time down.
