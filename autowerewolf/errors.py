@@ -34,6 +34,14 @@ class ReportError(AutoWerewolfError, ValueError):
 USER_ERRORS: tuple[type[Exception], ...] = (AutoWerewolfError, ConfigError, IllegalAction)
 
 
+def first_line(err: BaseException) -> str:
+    """An error's message as one line ('' if it has none): a validation error's summary,
+    else the first line of its text."""
+    if isinstance(err, ValidationError):
+        return one_line(err)
+    return (str(err).strip().splitlines() or [""])[0]
+
+
 def settings_error(where: str, err: ValidationError) -> SettingsError:
     return SettingsError(f"{where}: {one_line(err)}")
 
@@ -46,6 +54,7 @@ __all__ = [
     "IllegalAction",
     "SettingsError",
     "StoreError",
+    "first_line",
     "one_line",
     "settings_error",
 ]

@@ -13,7 +13,9 @@ from importlib.resources import files
 
 import yaml
 
+from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.roles import Role
+from autowerewolf.rules.steps import STEPS
 from autowerewolf.rules.variants import DiscussionProtocol, WinMode
 from autowerewolf.rules.views import SeatView, TableRules
 
@@ -251,6 +253,18 @@ def choices_text(view: SeatView, step: str, known: Known) -> str:
 
 def view_name(view: SeatView, seat: str) -> str:
     return next(p.name for p in view.players if p.seat == seat)
+
+
+def prompt_key(step: str) -> str:
+    """The wording key of a step's question: the step table's, else the step's own name
+    (a probe, a bid)."""
+    spec = STEPS.get(step)
+    return spec.prompt if spec is not None and spec.prompt else step
+
+
+def attacked_seat(view: SeatView) -> str | None:
+    """The wolves' latest victim as the Witch was told (None for anyone else)."""
+    return next((e.target for e in reversed(view.events) if e.kind is EventKind.WITCH_INFO), None)
 
 
 def decision_instruction(prompt_key: str, day: int, attacked: str | None = None) -> str:

@@ -21,12 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from pydantic import ValidationError
 
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.backends.gate import Gates
 from autowerewolf.backends.redact import redact_secrets
-from autowerewolf.errors import one_line
+from autowerewolf.errors import first_line
 from autowerewolf.graph.builder import build_graph
 from autowerewolf.graph.context import GameContext
 from autowerewolf.graph.state import GameInput
@@ -77,10 +76,7 @@ class BatchStats:
 
 def error_line(err: BaseException) -> str:
     """A failed game's error as one line (secrets redacted), for the table and the user."""
-    if isinstance(err, ValidationError):
-        text = one_line(err)
-    else:
-        text = (str(err).strip().splitlines() or [""])[0]
+    text = first_line(err)
     return redact_secrets(f"{type(err).__name__}: {text}" if text else type(err).__name__)[:500]
 
 

@@ -19,7 +19,7 @@ from autowerewolf.backends.local_server import LocalBackendError
 from autowerewolf.backends.redact import redact_secrets
 from autowerewolf.cli.logs import command_log, log_internal_error
 from autowerewolf.errors import USER_ERRORS as PROJECT_ERRORS
-from autowerewolf.errors import one_line
+from autowerewolf.errors import first_line
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.agents.pool import ExperiencePool, PoolConfig
 from autowerewolf.players.factory import ModelPool, PlayerBuilder
@@ -63,10 +63,7 @@ def fail(message: str) -> typer.Exit:
 
 
 def _one_line(err: BaseException) -> str:
-    if isinstance(err, ValidationError):
-        return one_line(err)
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
+    return first_line(err) or type(err).__name__
 
 
 def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:

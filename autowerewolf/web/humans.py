@@ -15,11 +15,16 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 
-from autowerewolf.prompts.player import decision_instruction, option_labels
+from autowerewolf.prompts.player import (
+    attacked_seat,
+    decision_instruction,
+    option_labels,
+    prompt_key,
+)
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS
-from autowerewolf.rules.events import Event, EventKind
+from autowerewolf.rules.events import Event
 from autowerewolf.rules.state import GameState
-from autowerewolf.rules.steps import STEPS, takes_text
+from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import seat_view
 from autowerewolf.web import server_games
 
@@ -83,16 +88,11 @@ def decision_json(
     view = seat_view(game, events, seat)
     if not view.options or view.step is None:
         return None
-    attacked = next(
-        (e.target for e in reversed(view.events) if e.kind is EventKind.WITCH_INFO), None
-    )
-    step = STEPS.get(view.step)
-    prompt_key = step.prompt if step is not None and step.prompt else view.step
     labels = option_labels(view)
     return {
         "key": view.decision_key,
         "step": view.step,
-        "question": decision_instruction(prompt_key, view.day, attacked),
+        "question": decision_instruction(prompt_key(view.step), view.day, attacked_seat(view)),
         "options": [{"option": o, "label": labels.get(o, "")} for o in view.options],
         "text": takes_text(view.step),
         "max_text": MAX_TEXT_CHARS,

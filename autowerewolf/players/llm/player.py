@@ -30,6 +30,7 @@ from autowerewolf.prompts.player import (
     NO_ANSWER,
     Known,
     against_own_side,
+    attacked_seat,
     choices_text,
     decision_instruction,
     decision_message,
@@ -37,13 +38,13 @@ from autowerewolf.prompts.player import (
     identity_line,
     ledger_text,
     memory_text,
+    prompt_key,
     reconsider_note,
     reprompt,
     system_prompt,
 )
 from autowerewolf.rules.decisions import Action, Option
-from autowerewolf.rules.events import EventKind
-from autowerewolf.rules.steps import STEPS, takes_text
+from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import SeatView
 
 log = logging.getLogger(__name__)
@@ -300,24 +301,21 @@ class LLMPlayer:
         """A game decision (or a choice probe), with the agent design's `notes` in the prompt."""
         view = request.view
         memory = remember(view)
-        attacked = next(
-            (e.target for e in reversed(view.events) if e.kind is EventKind.WITCH_INFO), None
-        )
+        attacked = attacked_seat(view)
         attacked = "you" if attacked == view.seat else attacked
-        step = STEPS.get(request.step)
-        prompt_key = step.prompt if step is not None and step.prompt else request.step
-        instruction = decision_instruction(prompt_key, view.day, attacked)
+        key = prompt_key(request.step)
+        instruction = decision_instruction(key, view.day, attacked)
         known = Known(
             checks=memory.ledger.checks(),
             claims={s: f.value for s, f in memory.ledger.claims.items()},
         )
-        choices = choices_text(view, prompt_key, known)
+        choices = choices_text(view, key, known)
         schema = answer_schema(takes_text(request.step), view.options, self.bounds)
         exchange, prompt = yield from self.ask(
             view, instruction, schema, lambda p: _choice(p, view.options), notes, choices, memory
         )
         chosen = exchange.value.option if isinstance(exchange.value, Action) else None
-        against = against_own_side(view, known, prompt_key, chosen) if chosen else None
+        against = against_own_side(view, known, key, chosen) if chosen else None
         if against is not None and self.reconsiders and request.purpose == "decision":
             # A legal choice that works against the seat's own side gets one second look:
             # small models often pick a teammate or themselves by copying a seat they read.
@@ -380,8 +378,7 @@ class LLMPlayer:
     def estimate(self, request: DecisionRequest) -> Calls[Answer]:
         """The role-estimate question; after two invalid answers there is no estimate."""
         view = request.view
-        targets = tuple(p.seat for p in view.players if p.alive and p.seat != view.seat)
-        roles = tuple(dict.fromkeys(r.value for r in view.rules.roles))
+        targets, roles = estimates.targets_of(view), estimates.roles_of(view)
         instruction = estimates.instruction(view.day, targets, roles)
         schema = estimates.estimates_schema(targets, roles)
         exchange, prompt = yield from self.ask(
