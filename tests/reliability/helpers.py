@@ -93,3 +93,19 @@ def error_line(result: Result) -> str:
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     return lines[0]
+
+
+# A writer killed mid-game, leaving its committed steps in the -wal file only.
+CRASHED_WRITER = """
+import os, sys
+from pathlib import Path
+from autowerewolf.runner import Games
+from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import GameSetup
+games = Games(Path(sys.argv[1]), create=True)
+stream = games.graph.stream({"setup": GameSetup(board="8-arena", seed=3), "seating": Seating()},
+    games.run_config("crashed"), context=games.context, durability="sync", stream_mode="updates")
+for n, _ in enumerate(stream):
+    if n == 12:
+        os._exit(0)  # killed mid-game: the committed steps are in the -wal file only
+"""

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .helpers import FileState, cli, foreign_database, problems
+from .helpers import CRASHED_WRITER, FileState, cli, foreign_database, problems
 from .sweep_cases import EXTRA_FILES, SETTINGS_FILES, Case, bad_invocations, database_runs
 
 
@@ -124,21 +124,6 @@ def damaged(data: bytes, seed: int) -> bytes:
         at = rng.randrange(4096, len(out))
         out[at : at + 512] = bytes(len(out[at : at + 512]))
     return bytes(out)
-
-
-CRASHED_WRITER = """
-import os, sys
-from pathlib import Path
-from autowerewolf.runner import Games
-from autowerewolf.players.seating import Seating
-from autowerewolf.rules.config import GameSetup
-games = Games(Path(sys.argv[1]), create=True)
-stream = games.graph.stream({"setup": GameSetup(board="8-arena", seed=3), "seating": Seating()},
-    games.run_config("crashed"), context=games.context, durability="sync", stream_mode="updates")
-for n, _ in enumerate(stream):
-    if n == 12:
-        os._exit(0)  # killed mid-game: the committed steps are in the -wal file only
-"""
 
 
 def _ok(result: object) -> None:

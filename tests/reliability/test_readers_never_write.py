@@ -15,7 +15,15 @@ import pytest
 
 from autowerewolf.runner import Games
 
-from .helpers import ALL_READERS, FileState, cli, error_line, foreign_database, reader_args
+from .helpers import (
+    ALL_READERS,
+    CRASHED_WRITER,
+    FileState,
+    cli,
+    error_line,
+    foreign_database,
+    reader_args,
+)
 
 
 def test_readers_leave_a_saved_game_byte_identical(game_db: Path, tmp_path: Path) -> None:
@@ -87,24 +95,9 @@ def test_read_only_file_and_folder(game_db: Path, tmp_path: Path) -> None:
         game_db.chmod(0o644)
 
 
-_CRASHED_WRITER = """
-import os, sys
-from pathlib import Path
-from autowerewolf.runner import Games
-from autowerewolf.players.seating import Seating
-from autowerewolf.rules.config import GameSetup
-games = Games(Path(sys.argv[1]), create=True)
-stream = games.graph.stream({"setup": GameSetup(board="8-arena", seed=3), "seating": Seating()},
-    games.run_config("crashed"), context=games.context, durability="sync", stream_mode="updates")
-for n, _ in enumerate(stream):
-    if n == 12:
-        os._exit(0)  # killed mid-game: the committed steps are in the -wal file only
-"""
-
-
 def test_a_crashed_games_wal_is_read_and_left_alone(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
-    subprocess.run([sys.executable, "-c", _CRASHED_WRITER, str(db)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-c", CRASHED_WRITER, str(db)], check=True, timeout=120)
     wal = db.with_name("games.db-wal")
     assert wal.stat().st_size > 0 and db.with_name("games.db-shm").exists()
     # The -wal is part of the database: the .db alone does not hold the game yet.
@@ -131,7 +124,7 @@ def test_a_crashed_games_wal_is_read_and_left_alone(tmp_path: Path) -> None:
 
 def test_a_wal_without_its_shm_is_refused_not_rebuilt(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
-    subprocess.run([sys.executable, "-c", _CRASHED_WRITER, str(db)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-c", CRASHED_WRITER, str(db)], check=True, timeout=120)
     os.remove(db.with_name("games.db-shm"))
     before = FileState.of(db)
     assert "-wal file but no -shm" in error_line(cli("games", "--db", db))
