@@ -4,11 +4,8 @@ resumed, sends every seat the same prompts as the game played without interrupti
 import json
 import os
 import signal
-import sqlite3
-import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +16,7 @@ from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
 from tests.agents.helpers import MIXED, builder, repo_root
 from tests.fakes.chat import FakeChatModel
+from tests.graph.graph_helpers import kill_after
 
 SEED = 3
 GAME = textwrap.dedent(
@@ -49,41 +47,15 @@ GAME = textwrap.dedent(
 )
 
 
-def _checkpoints(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as conn:
-            return conn.execute("SELECT count(*) FROM checkpoints").fetchone()[0]
-    except sqlite3.OperationalError:
-        return 0
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_kill_and_resume_sends_the_same_prompts(tmp_path: Path) -> None:
     db, log, script = tmp_path / "crash.db", tmp_path / "prompts.jsonl", tmp_path / "game.py"
     script.write_text(GAME, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(repo_root())}
-    proc = subprocess.Popen(
-        [sys.executable, str(script), str(db), str(log), str(SEED)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while _checkpoints(db) < 40:  # well into Day 1, after the night's estimates
-            assert proc.poll() is None, f"game ended early: {proc.communicate()}"
-            assert time.monotonic() < deadline, "no checkpoints written in time"
-            time.sleep(0.01)
-        os.kill(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    command = [sys.executable, str(script), str(db), str(log), str(SEED)]
+    # 40 checkpoints: well into Day 1, after the night's estimates.
+    _, out = kill_after(command, db, 40, within_s=120, env=env)
     assert "finished" not in out, "the game ended before it was killed"
     # The kill may cut the log's last line short.
     lines = log.read_text(encoding="utf-8").splitlines()

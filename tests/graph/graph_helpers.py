@@ -1,5 +1,10 @@
 """Helpers for the game-graph tests."""
 
+import os
+import signal
+import sqlite3
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -69,3 +74,42 @@ def assert_user_error(result: Result, *fragments: str, quiet: bool = True) -> st
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
     return lines[0]
+
+
+def checkpoint_count(db: Path, game_id: str = "crash") -> int:
+    """Checkpoints of one game, read while another process may be writing them."""
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as conn:
+            query = "SELECT count(*) FROM checkpoints WHERE thread_id = ?"
+            return int(conn.execute(query, (game_id,)).fetchone()[0])
+    except sqlite3.OperationalError:  # tables not created yet
+        return 0
+
+
+def kill_after(
+    command: list[str],
+    db: Path,
+    checkpoints: int,
+    within_s: float,
+    env: dict[str, str] | None = None,
+) -> tuple[int, str]:
+    """Run a game process, SIGKILL it once its game has `checkpoints` checkpoints; returns
+    its exit code and output."""
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        deadline = time.monotonic() + within_s
+        while checkpoint_count(db) < checkpoints:
+            assert proc.poll() is None, f"game process ended early: {proc.communicate()}"
+            assert time.monotonic() < deadline, "no checkpoints written in time"
+            time.sleep(0.01)
+        os.kill(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return proc.returncode, out

@@ -1,18 +1,14 @@
 """A game process killed with SIGKILL mid-game resumes to exactly the uninterrupted result."""
 
-import os
 import signal
-import sqlite3
-import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
 
 from autowerewolf.runner import Games
-from tests.graph.graph_helpers import new_games, start_random
+from tests.graph.graph_helpers import kill_after, new_games, start_random
 
 SEED = 1
 # A random player that thinks for a few milliseconds per decision, so that the game
@@ -47,42 +43,13 @@ PLAYER_SCRIPT = textwrap.dedent(
 )
 
 
-def _checkpoints(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as conn:
-            return conn.execute(
-                "SELECT count(*) FROM checkpoints WHERE thread_id = 'crash'"
-            ).fetchone()[0]
-    except sqlite3.OperationalError:  # tables not created yet
-        return 0
-
-
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_sigkill_mid_game_then_resume_matches_uninterrupted(tmp_path: Path) -> None:
     db = tmp_path / "crash.db"
     script = tmp_path / "slow_game.py"
     script.write_text(PLAYER_SCRIPT, encoding="utf-8")
-    proc = subprocess.Popen(
-        [sys.executable, str(script), str(db), str(SEED)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while _checkpoints(db) < 15:
-            assert proc.poll() is None, f"game process ended early: {proc.communicate()}"
-            assert time.monotonic() < deadline, "no checkpoints written in time"
-            time.sleep(0.01)
-        os.kill(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == -signal.SIGKILL
+    returncode, out = kill_after([sys.executable, str(script), str(db), str(SEED)], db, 15, 60)
+    assert returncode == -signal.SIGKILL
     assert "finished" not in out, "the game ended before it was killed"
 
     games = Games(db)
