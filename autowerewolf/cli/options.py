@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.errors import SettingsError, one_line
 from autowerewolf.gamefile import GameFile, load_game_file
-from autowerewolf.players.agents.pool import PoolConfig, default_pool
+from autowerewolf.players.agents.pool import PoolConfig, pool_config
 from autowerewolf.players.factory import load_models
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.prompts.probes import UnknownProbe, parse_probes
@@ -78,7 +78,7 @@ FreezeOption = Annotated[
 
 def experience_pool(db: str | Database, path: Path | None, frozen: bool) -> PoolConfig:
     """The pool `experience` seats read: `path`, else the game database's default pool."""
-    return PoolConfig(path=path or default_pool(database(db)), frozen=frozen)
+    return pool_config(database(db), path, frozen)
 
 
 def parse_pairs(pairs: list[str], what: str) -> dict[str, str]:

@@ -14,7 +14,7 @@ from autowerewolf.batch.runner import BatchGame
 from autowerewolf.evaluation.config import TournamentConfig
 from autowerewolf.evaluation.results import connect, finished_ids, row_of, save_row
 from autowerewolf.evaluation.schedule import PlannedGame, plan
-from autowerewolf.players.agents.pool import ExperiencePool, PoolConfig, default_pool
+from autowerewolf.players.agents.pool import ExperiencePool, pool_config
 from autowerewolf.players.factory import check_models
 from autowerewolf.runner import GameRecord
 from autowerewolf.storage.target import Database
@@ -22,7 +22,7 @@ from autowerewolf.storage.target import Database
 
 def experience_pool(config: TournamentConfig, db: Database) -> ExperiencePool:
     settings = config.experience
-    return ExperiencePool(PoolConfig(settings.pool or default_pool(db), settings.frozen))
+    return ExperiencePool(pool_config(db, settings.pool, settings.frozen))
 
 
 def pending(config: TournamentConfig, db: Database) -> tuple[list[PlannedGame], int]:

@@ -64,6 +64,11 @@ class PoolConfig:
     frozen: bool = False
 
 
+def pool_config(db: Database, path: Path | None = None, frozen: bool = False) -> PoolConfig:
+    """The pool a game database's `experience` seats read: `path`, else its default one."""
+    return PoolConfig(path or default_pool(db), frozen)
+
+
 class ExperiencePool:
     """Live access to a pool file; shared by the seats of a process."""
 
