@@ -13,6 +13,7 @@ import pytest
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS
 from autowerewolf.web.reader import GameReader
 from tests.web.browser import (
+    VIEWPORT,
     Tab,
     answer_until_over,
     create_in_lobby,
@@ -213,3 +214,22 @@ def test_two_human_seats_answer_one_simultaneous_decision(browser: Any, server: 
         )
         assert leaks(parse_payloads(tab.payloads), truth(server, game), seat) == []
         tab.close()
+
+
+@pytest.mark.webslow
+def test_a_game_address_set_while_the_page_starts_opens_that_game(
+    browser: Any, server: Server
+) -> None:
+    # The app listens for address changes only after its first paint; an address changed
+    # between the first render and then (a link followed as the page loads) fires no event
+    # the app hears, so it must read the address once it listens.
+    game = str(server.create({"seed": 3, "default": "random"})["game"])
+    context = browser.new_context(viewport=VIEWPORT)
+    context.add_init_script(
+        f"addEventListener('load', () => {{ location.hash = '#/game/{game}'; }})"
+    )
+    page = context.new_page()
+    page.goto(f"{server.url}/aw/enter?token={server.owner}")
+    page.wait_for_selector('section.game[data-ready="god"]', timeout=15_000)
+    assert game in page.inner_text("section.game h2")
+    context.close()

@@ -10,6 +10,8 @@ function useRoute() {
   useEffect(() => {
     const onChange = () => setHash(location.hash);
     addEventListener("hashchange", onChange);
+    // Effects run after the first paint: an address changed before then fired no event here.
+    onChange();
     return () => removeEventListener("hashchange", onChange);
   }, []);
   const match = hash.match(/^#\/game\/([^/?]+)/);
