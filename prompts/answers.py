@@ -3,7 +3,7 @@ so a grammar-constrained server can only produce a legal, parseable answer. The 
 the field descriptions, so they live here with the other prompts."""
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -26,13 +26,17 @@ COMPACT = Bounds(reasoning=120, speech=280, message=120)
 # Room for a strong API model to think and argue.
 FULL = Bounds(reasoning=1500, speech=1200, message=400)
 BUDGETS = {"compact": COMPACT, "full": FULL}
+# Schemas are classes keyed by the legal options, which vary from game to game: an unbounded
+# cache grew by ~0.26 MB per finished game in a long batch (docs/scale.md). A class costs
+# about 18 KB and 0.2 ms to build, so a bounded cache keeps both small.
+SCHEMA_CACHE_SIZE = 256
 
 
 class AnswerBase(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-@cache
+@lru_cache(maxsize=SCHEMA_CACHE_SIZE)
 def answer_schema(
     text: TextKind | None, options: tuple[str, ...], bounds: Bounds = COMPACT
 ) -> type[AnswerBase]:

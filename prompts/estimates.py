@@ -7,11 +7,12 @@ estimate roles before deciding. The answer is stored as a record's `data`:
 """
 
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from autowerewolf.prompts.answers import SCHEMA_CACHE_SIZE
 from autowerewolf.rules.views import SeatView
 
 ROLE_ESTIMATES = "role_estimates"
@@ -39,7 +40,7 @@ def instruction(day: int, targets: Sequence[str], roles: Sequence[str]) -> str:
     )
 
 
-@cache
+@lru_cache(maxsize=SCHEMA_CACHE_SIZE)
 def estimates_schema(targets: tuple[str, ...], roles: tuple[str, ...]) -> type[BaseModel]:
     """One object per target seat: its evidence first (so the model reasons before it
     rates), then one 0-4 rating per role; a grammar-constrained server can only comply."""

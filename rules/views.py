@@ -7,15 +7,14 @@ from pydantic import BaseModel, ConfigDict
 from autowerewolf.rules.decisions import PendingDecision
 from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Audience, Event
+from autowerewolf.rules.frozen import FrozenModel
 from autowerewolf.rules.roles import Camp, Role
 from autowerewolf.rules.state import GameState
 from autowerewolf.rules.variants import Variants
 
 
-class PlayerInfo(BaseModel):
+class PlayerInfo(FrozenModel):
     """Public facts about one seat."""
-
-    model_config = ConfigDict(frozen=True)
 
     seat: str
     name: str

@@ -2,7 +2,7 @@
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from autowerewolf.rules.frozen import FrozenModel
 
 # decision: an answer the rules applied. probe: a measurement question, never applied and
 # never shown to any player. note: a player module's intermediate output (role estimates,
@@ -11,10 +11,8 @@ from pydantic import BaseModel, ConfigDict
 Purpose = Literal["decision", "probe", "note"]
 
 
-class DecisionRecord(BaseModel):
+class DecisionRecord(FrozenModel):
     """One seat's answer to one question, with enough detail to audit or score it later."""
-
-    model_config = ConfigDict(frozen=True)
 
     seat: str
     player: str  # player kind: random, scripted, human, llm, heuristic, override
