@@ -122,7 +122,10 @@ def table(out: Path) -> None:
                 fallbacks += sum(r.fallback for r in llm)
         finally:
             games.close()
-        lines = [json.loads(x) for x in (out / f"{label}.jsonl").read_text().splitlines()]
+        timings = out / f"{label}.jsonl"  # absent until the model's first game has ended
+        lines = (
+            [json.loads(x) for x in timings.read_text().splitlines()] if timings.exists() else []
+        )
         finished = [x for x in lines if x["status"] == "finished"]
         merged = merge(tables).get("all", {})
         cells = [_rate(merged.get(m)) for m in METRICS]
