@@ -24,7 +24,7 @@ from autowerewolf.storage.stores import open_store
 SEATS = [f"P{n:02d}" for n in range(1, 13)]
 
 
-def test_schemas_for_ever_new_option_sets_stay_within_the_cache_bound() -> None:
+def test_schemas_for_new_option_sets_in_every_game_stay_within_the_cache_bound() -> None:
     # A long batch meets new sets of legal options in every game; the cache must not grow
     # with them (it grew by ~0.26 MB per finished game before it was bounded).
     option_sets = list(itertools.islice(itertools.combinations(SEATS, 8), SCHEMA_CACHE_SIZE * 2))
