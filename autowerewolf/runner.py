@@ -164,10 +164,20 @@ class Games:
             raise GameError(f"no game {game_id!r} in this database")
         return snapshot
 
-    def load(self, game_id: str) -> GameRecord:
-        snapshot = self._snapshot(game_id)
+    def peek(self, game_id: str) -> GameRecord | None:
+        """The game's latest record, or None if it has no step saved: it does not exist, or
+        it was stopped as it began (only its input is saved; `resume` begins it)."""
         with self._reading(game_id):
+            snapshot = self.graph.get_state(self.run_config(game_id))
+            if snapshot.metadata is None or "game" not in snapshot.values:
+                return None
             return record_of(game_id, snapshot)
+
+    def load(self, game_id: str) -> GameRecord:
+        record = self.peek(game_id)
+        if record is None:
+            raise GameError(f"no game {game_id!r} in this database")
+        return record
 
     def exists(self, game_id: str) -> bool:
         with self._reading(game_id):
@@ -188,6 +198,9 @@ class Games:
         answers: dict[str, Any] | None = None,
         progress: ProgressHook | None = None,
     ) -> GameRecord:
+        record = self.peek(game_id)
+        if record is None and self.exists(game_id) and not answers:
+            return self._run(game_id, None, progress)  # stopped as it began: begin it
         record = self.load(game_id)
         if answers:
             _check_answers(record, answers)

@@ -58,7 +58,8 @@ def play_game(label: str, path: Path, seed: int, out: Path) -> None:
     game_id = f"{label}-s{seed}"
     games = Games(db, create=True)
     try:
-        if games.exists(game_id) and games.load(game_id).status == "finished":
+        record = games.peek(game_id)
+        if record is not None and record.status == "finished":
             return
     finally:
         games.close()
@@ -113,8 +114,8 @@ def table(out: Path) -> None:
         tables, fallbacks, decisions = [], 0, 0
         try:
             for game_id in games.ids():
-                record = games.load(game_id)
-                if record.status != "finished":
+                record = games.peek(game_id)
+                if record is None or record.status != "finished":
                     continue
                 tables.append({"all": total(blunders(record.events))})
                 llm = [r for r in record.records if r.player == "llm" and r.purpose == "decision"]

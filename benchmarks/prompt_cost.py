@@ -140,8 +140,8 @@ def local_game(seed: int, agents: AgentChoice) -> dict[str, Any]:
 def saved_games(db: Path) -> list[tuple[str, dict[str, Any]]]:
     games = Games(db, readonly=True)
     try:
-        records = (games.load(i) for i in games.ids())
-        return [(r.game_id, real_cost(r)) for r in records if r.status == "finished"]
+        records = (games.peek(i) for i in games.ids())
+        return [(r.game_id, real_cost(r)) for r in records if r and r.status == "finished"]
     finally:
         games.close()
 

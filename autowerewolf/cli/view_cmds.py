@@ -64,13 +64,15 @@ def games(db: DbOption = DEFAULT_DB) -> None:
         failed = failures(store.store)
         saved = store.ids()
         for game_id in sorted({*saved, *failed}):
-            if game_id not in saved:  # it failed before its first step was saved
-                table.add_row(game_id, "", "failed", "", "", escape(failed[game_id]))
+            record = store.peek(game_id) if game_id in saved else None
+            if record is None:  # it failed, or it was stopped, before its first step was saved
+                error = failed.get(game_id)
+                status = "unfinished" if error is None else "failed"
+                table.add_row(game_id, "", status, "", "", escape(error or ""))
                 continue
-            record = store.load(game_id)
             game = record.game
             winner = f"{game.winner.value}: {game.win_reason}" if game.winner else game.win_reason
-            status: str = record.status
+            status = record.status
             if game_id in failed and status != "finished":
                 status, winner = "failed", escape(failed[game_id])
             table.add_row(

@@ -203,8 +203,8 @@ def finished_outcomes(out: Path) -> dict[str, str]:
     try:
         outcomes = {}
         for game_id in games.ids():
-            record = games.load(game_id)
-            if record.status == "finished":
+            record = games.peek(game_id)
+            if record is not None and record.status == "finished":
                 winner = record.game.winner
                 outcomes[game_id] = winner.value if winner else "draw"
         return outcomes

@@ -103,8 +103,8 @@ def _from_checkpoints(db: Database, game_ids: list[str]) -> Iterator[GameRow]:
     games = Games(db, readonly=True)
     try:
         for game_id in game_ids:
-            record = games.load(game_id)
-            if record.status != "finished":
+            record = games.peek(game_id)
+            if record is None or record.status != "finished":
                 continue
             try:
                 row = row_of(record)

@@ -60,8 +60,8 @@ def finished_games(source: Path) -> Iterator[tuple[Database, SavedGames, GameRec
         games = SavedGames(db)
         try:
             for game_id in games.ids():
-                record = games.load(game_id)
-                if record.status == "finished":
+                record = games.peek(game_id)
+                if record is not None and record.status == "finished":
                     yield db, games, record
         finally:
             games.close()

@@ -59,7 +59,8 @@ def prune(games: Games, keep: Callable[[str], bool] = lambda _: False) -> Pruned
     for game_id in games.ids():
         if game_id in recovered:
             continue
-        if keep(game_id) or games.load(game_id).status != "finished" or _steps(games, game_id) <= 1:
+        record = None if keep(game_id) else games.peek(game_id)
+        if record is None or record.status != "finished" or _steps(games, game_id) <= 1:
             done.skipped += 1
             continue
         _move(games, game_id, game_id + COPY)

@@ -132,7 +132,9 @@ async def list_games(request: Request) -> Response:
     statuses = await server_games.thread_statuses()
     games = []
     for game_id in ids:
-        row = await read(runtime.reader.row, game_id)
+        row = await read(runtime.reader.listed, game_id)
+        if row is None:  # starting: listed once its first step is saved
+            continue
         entry = row.public()
         entry["server"] = server_games.is_server_game(game_id)
         if claims.is_owner:

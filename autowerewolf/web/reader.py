@@ -112,11 +112,21 @@ class GameReader:
         return self.games.load(game_id)
 
     def row(self, game_id: str) -> GameRow:
+        row = self.listed(game_id)
+        if row is None:
+            raise GameError(f"no game {game_id!r} in this database")
+        return row
+
+    def listed(self, game_id: str) -> GameRow | None:
+        """The game's lobby row; None while it has no step saved (it is starting, or it was
+        stopped as it began)."""
         with self._lock:
             cached = self._rows.get(game_id)
         if cached is not None:
             return cached
-        record = self.load(game_id)
+        record = self.games.peek(game_id)
+        if record is None:
+            return None
         game = record.game
         row = GameRow(
             game_id=game_id,

@@ -51,9 +51,8 @@ def batch(prefix: str, seeds: range, players: str) -> list[BatchGame]:
 def finished_count(db: Postgres) -> int:
     games = Games(db, readonly=True)
     try:
-        return sum(
-            games.load(i).status == "finished" for i in games.ids() if i.startswith("driver")
-        )
+        records = [games.peek(i) for i in games.ids() if i.startswith("driver")]
+        return sum(r is not None and r.status == "finished" for r in records)
     finally:
         games.close()
 

@@ -109,7 +109,8 @@ def _finished(db: Path, writer: bool = False) -> int:
     except Exception:
         return 0
     try:
-        return sum(games.load(i).status == "finished" for i in games.ids())
+        records = (games.peek(i) for i in games.ids())
+        return sum(record is not None and record.status == "finished" for record in records)
     except Exception:
         return 0
     finally:
