@@ -152,6 +152,7 @@ class Known:
 
     checks: Mapping[str, str] = field(default_factory=dict)  # the Seer's results: wolf/good
     claims: Mapping[str, str] = field(default_factory=dict)  # the latest claimed role per seat
+    saved: frozenset[str] = frozenset()  # the Witch's cures: seats the wolves attacked
 
 
 def _tags(view: SeatView, known: Known) -> dict[str, list[str]]:
@@ -168,6 +169,8 @@ def _tags(view: SeatView, known: Known) -> dict[str, list[str]]:
             own.append(f"revealed {player.revealed_role.value}")
         if seat in known.checks:
             own.append(f"you checked: {known.checks[seat]}")
+        if seat in known.saved:
+            own.append("you saved them from the wolves")
         if seat in known.claims and seat != view.seat:
             own.append(f"claims {known.claims[seat]}")
         tags[seat] = own
@@ -192,6 +195,8 @@ def _against_own_side(view: SeatView, known: Known, step: str, seat: str) -> str
             return "your fellow wolves"
         if not wolf and known.checks.get(seat) == "good":
             return "players you checked as good"
+        if not wolf and seat in known.saved:
+            return "the player you saved from the wolves"
         role = revealed.get(seat)
         if not wolf and role is not None and role is not Role.WEREWOLF:
             return "publicly revealed good players"
@@ -225,7 +230,7 @@ def choices_text(view: SeatView, step: str, known: Known) -> str:
     """The legal choices with who each seat is to this player. Choices that work against the
     player's own side are described, not listed, so that the last seats the model reads
     before answering are sensible ones (a small model tends to copy the last seat it read);
-    they stay legal."""
+    they stay legal. A self-explosion is not among them (`explosion_note`)."""
     tags = _tags(view, known)
     listed: list[str] = []
     against: list[str] = []
@@ -243,12 +248,20 @@ def choices_text(view: SeatView, step: str, known: Known) -> str:
     text = f"Choices: {', '.join(listed)}."
     if against:
         text += f" Also legal but against your own side: {', '.join(dict.fromkeys(against))}."
-    if "explode" in view.options:
-        text += (
-            " Also legal: 'explode' kills you at once and reveals you as a werewolf, a last"
-            " resort that loses your team a player."
-        )
     return text
+
+
+def explosion_note(view: SeatView) -> str | None:
+    """A wolf's self-explosion, when it is legal, told before the question rather than among
+    the choices: named last, a small model chose it at nearly every speech."""
+    if "explode" not in view.options:
+        return None
+    return (
+        "As a werewolf you may also answer 'explode' instead: you die at once, revealed as a "
+        "werewolf, and the rest of the day (speeches and vote) is cancelled. It costs your team "
+        "a player, so it is only for a last resort, such as when you or a fellow wolf is about "
+        "to be exiled."
+    )
 
 
 def view_name(view: SeatView, seat: str) -> str:

@@ -72,6 +72,12 @@ class FactsLedger:
         """The Seer's own results: seat -> "wolf" or "good"."""
         return {f.seat: f.value for f in self.facts if f.kind == "check" and f.seat}
 
+    def saved(self) -> frozenset[str]:
+        """The seats the Witch cured: the wolves attacked them, so they are most likely good."""
+        return frozenset(
+            f.seat for f in self.facts if f.kind == "potion" and f.value == "cure" and f.seat
+        )
+
     def revealed(self) -> dict[str, str]:
         """Publicly revealed roles: seat -> role."""
         return {f.seat: f.value for f in self.facts if f.kind == "reveal" and f.seat}

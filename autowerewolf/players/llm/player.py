@@ -35,6 +35,7 @@ from autowerewolf.prompts.player import (
     decision_instruction,
     decision_message,
     decision_tail,
+    explosion_note,
     identity_line,
     ledger_text,
     memory_text,
@@ -308,8 +309,11 @@ class LLMPlayer:
         known = Known(
             checks=memory.ledger.checks(),
             claims={s: f.value for s, f in memory.ledger.claims.items()},
+            saved=memory.ledger.saved(),
         )
         choices = choices_text(view, key, known)
+        explosion = explosion_note(view)
+        notes = (*notes, explosion) if explosion else notes
         schema = answer_schema(takes_text(request.step), view.options, self.bounds)
         exchange, prompt = yield from self.ask(
             view, instruction, schema, lambda p: _choice(p, view.options), notes, choices, memory

@@ -1,0 +1,126 @@
+"""Saved decisions asked again, with today's prompts, to a live local model: what a prompt
+change does to one kind of decision, in minutes instead of hours of complete games.
+
+    flock /tmp/autowerewolf-model.lock python benchmarks/decision_replay.py \\
+        --db bench-models/qwen0.5b.db --model /path/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf \\
+        --kind explode --limit 16
+
+`--kind explode` takes every wolf turn where exploding was legal beside a speech (campaign,
+discussion and exile PK speeches); `--kind poison` every Witch poison call. The decisions
+are read from the checkpoints of the finished games in `--db` (read-only), shuffled with
+`--shuffle-seed` and cut to `--limit`; each is asked with the seat's saved view through
+the `plain` LLM player (second look included) on the project's llama.cpp server, as
+`embedded_models.py` runs it (2 slots, temperature 0.7). The output is one line per
+decision (its key, the saved choice, the new choice, whether a second look was taken) and a
+summary: the kinds of choice then and now.
+"""
+
+import argparse
+import random
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from autowerewolf.backends.config import ModelConfig
+from autowerewolf.backends.local_server import LocalServer
+from autowerewolf.nodes.ask import Table
+from autowerewolf.players.base import DecisionRequest
+from autowerewolf.players.factory import LOCAL_CONTEXT_TOKENS, ModelPool
+from autowerewolf.players.llm.player import LLMPlayer
+from autowerewolf.rules.engine import pending_decision
+from autowerewolf.rules.views import SeatView
+from autowerewolf.runner import Games
+
+KINDS = ("explode", "poison")
+
+
+def wanted(kind: str, step: str, options: tuple[str, ...]) -> bool:
+    if kind == "explode":
+        return "explode" in options and "speak" in options
+    return step == "witch_poison"
+
+
+class Saved(NamedTuple):
+    game_id: str
+    request: DecisionRequest
+    choice: str  # what the game recorded
+
+
+def saved_requests(db: Path, kind: str) -> Iterator[Saved]:
+    """Each wanted decision of the finished games, with the choice the game recorded."""
+    games = Games(db, readonly=True)
+    try:
+        for game_id in games.ids():
+            record = games.peek(game_id)
+            if record is None or record.status != "finished":
+                continue
+            choices = {(r.key, r.seat): r.option for r in record.records if r.purpose == "decision"}
+            asked: set[tuple[int, str]] = set()
+            for snapshot in games.history(game_id):
+                values = snapshot.values
+                state = values["game"]
+                pending = pending_decision(state)
+                if pending is None:
+                    continue
+                table = Table(
+                    game_id, state, values["events"], values["records"], values["seating"]
+                )
+                for seat, options in pending.options.items():
+                    if (state.ply, seat) in asked or not wanted(kind, pending.step, options):
+                        continue
+                    asked.add((state.ply, seat))
+                    request = table.request(seat, pending)
+                    yield Saved(game_id, request, choices.get((request.key, seat), "?"))
+    finally:
+        games.close()
+
+
+def kind_of(choice: str, view: SeatView) -> str:
+    """A seat option is summarised as 'seat' (which seat varies with the game)."""
+    return "seat" if choice in {p.seat for p in view.players} else choice
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--model", type=Path, required=True, help="a .gguf file")
+    parser.add_argument("--kind", choices=KINDS, required=True)
+    parser.add_argument("--limit", type=int, default=16)
+    parser.add_argument("--shuffle-seed", type=int, default=0)
+    args = parser.parse_args()
+    requests = list(saved_requests(args.db, args.kind))
+    random.Random(args.shuffle_seed).shuffle(requests)
+    requests = requests[: args.limit]
+    print(f"{len(requests)} decisions", flush=True)
+    then: Counter[str] = Counter()
+    now: Counter[str] = Counter()
+    second_looks = 0
+    with LocalServer(model_path=args.model, alias="replay", ctx_size=LOCAL_CONTEXT_TOKENS) as srv:
+        config = ModelConfig(
+            backend="local",
+            model="replay",
+            base_url=srv.base_url,
+            temperature=0.7,
+            max_tokens=400,
+            timeout_s=900,
+        )
+        player = LLMPlayer(ModelPool().chat(config), "replay")
+        for game_id, request, before in requests:
+            answer = player.decide(request)
+            looked = "reconsidered" in (answer.record.error or "")
+            second_looks += looked
+            then[kind_of(before, request.view)] += 1
+            now[kind_of(answer.action.option, request.view)] += 1
+            print(
+                f"{game_id} {request.key} {request.seat}: then {before}, "
+                f"now {answer.action.option}" + (" (second look)" if looked else ""),
+                flush=True,
+            )
+    print(f"then: {dict(then)}; now: {dict(now)}; second looks now: {second_looks}")
+
+
+if __name__ == "__main__":
+    main()
