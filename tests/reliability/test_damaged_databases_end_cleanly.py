@@ -124,6 +124,8 @@ def _damaged(data: bytes, operations: list[tuple[str, int, int]]) -> bytes:
     return bytes(damaged)
 
 
+# 45 s on 2 cores: with the single tests of 20 s or more (`pytest -m long`, run by .ci/run).
+@pytest.mark.long
 @settings(
     max_examples=20,
     deadline=None,

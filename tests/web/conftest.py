@@ -132,7 +132,9 @@ def _wait_until_serving(proc: subprocess.Popen[bytes], url: str, log: Path) -> s
         time.sleep(0.25)
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API keeps an event loop running in the
+# main thread while it is open, and a later test's asyncio.run() would fail under it.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     sync_api = pytest.importorskip(
         "playwright.sync_api", reason="Playwright for Python is not installed (the dev extra)"
