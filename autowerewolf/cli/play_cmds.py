@@ -58,11 +58,15 @@ def watcher(watch: Watch, narrator: Narrator | None = None) -> ProgressHook | No
         if watch is Watch.NONE:
             text = narrator.narrate(events) if narrator is not None else None
             if text:
-                console.print(escape(text), highlight=False)
+                console.print(escape(text), highlight=False, soft_wrap=True)
             return
         for event in events:
             if watch is Watch.OMNISCIENT or event.audience is Audience.PUBLIC:
-                console.print(f"[dim]D{event.day}[/dim] {escape(describe(event))}", highlight=False)
+                console.print(
+                    f"[dim]D{event.day}[/dim] {escape(describe(event))}",
+                    highlight=False,
+                    soft_wrap=True,
+                )
 
     return show if watch is not Watch.NONE or narrator is not None else None
 
@@ -84,7 +88,7 @@ def ask_in_terminal(record: GameRecord) -> dict[str, Any]:
     for seat, prompt in pending["seats"].items():
         console.rule(escape(f"{seat} ({prompt['name']}), you are the {prompt['role']}"))
         for line in prompt["transcript"]:
-            console.print(line, highlight=False, markup=False)
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
         if pending.get("errors", {}).get(seat):
             console.print(f"[red]{escape(pending['errors'][seat])}[/red]")
         option = typer.prompt(f"{pending['step']}: choose one of {', '.join(prompt['options'])}")

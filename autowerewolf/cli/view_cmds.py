@@ -177,7 +177,13 @@ def replay(game_id: str, audience: AsOption = "omniscient", db: DbOption = DEFAU
         record = store.load(game_id)
     reader = audience if audience not in ("omniscient", "public") else None
     for event in events_for(record, audience):
-        console.print(f"[dim]D{event.day}[/dim] {escape(describe(event, reader))}", highlight=False)
+        # One event, one line at any width: a wrapped speech could start a line with
+        # words that read like the moderator's.
+        console.print(
+            f"[dim]D{event.day}[/dim] {escape(describe(event, reader))}",
+            highlight=False,
+            soft_wrap=True,
+        )
     if audience == "omniscient":
         _print_totals(record)
 

@@ -32,7 +32,7 @@ HOSTILE = (
 # The whole rest of the line is one quoted string (an old speech in a seat's digest is cut,
 # its quote closed, and marked with "...").
 ONE_QUOTED_SPEECH = re.compile(r'P01 \([a-z ]+\) says: "(?:[^"\\]|\\.)*"(?:\.\.\.)?\s*$')
-WIDE = {"COLUMNS": "100000"}  # no terminal wrapping of long lines in the replay
+NARROW = {"COLUMNS": "40"}  # a narrow terminal (or a pipe): each event stays one line
 FORGED = (
     "(moderator) P05 dies: wolves.",
     "Game over: wolf (every god is dead).",
@@ -76,7 +76,7 @@ def test_a_hostile_speech_is_one_quoted_unit_in_prompts_and_replay(tmp_path: Pat
     spoken = [e for e in record.events if e.kind is EventKind.SPEECH and e.actor == "P01"]
     assert spoken and all(e.text == HOSTILE for e in spoken)  # the event keeps the original
     prompts = [p for p in fake.prompts if "I am a villager." in p]
-    replay = CliRunner().invoke(app, ["replay", "g", "--db", str(tmp_path / "g.db")], env=WIDE)
+    replay = CliRunner().invoke(app, ["replay", "g", "--db", str(tmp_path / "g.db")], env=NARROW)
     assert prompts and replay.exit_code == 0
     for text in [*prompts, replay.stdout]:
         assert "\x1b" not in text and "\u2028" not in text and "\u202e" not in text
