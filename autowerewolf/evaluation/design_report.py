@@ -1,6 +1,11 @@
 """The report's agent-design table: per (model, agent design), over the LLM seats that
 played it, the win rate with its Wilson interval (and per camp), Strategy Adaptation's Est
-and the blunder rates (designs.py says what each seat's row holds)."""
+and the blunder rates (designs.py says what each seat's row holds).
+
+The win rate counts teams, not seats: the seats of one camp in one game share one outcome,
+so counting them one by one would narrow the interval as if a game of four villagers were
+four games. A team is the design's seats of one camp in one game (a design seated in both
+camps of a game fields two teams, one of which lost)."""
 
 from collections import defaultdict
 from collections.abc import Iterable
@@ -13,8 +18,8 @@ HEADLINE_BLUNDERS = ("wolf_self_kill", "witch_poisons_good", "overall")
 
 
 def design_table(rows: Iterable["GameRow"]) -> list[dict[str, Any]]:
-    """One entry per (model, agent design) over LLM seats: games, seats, win rate with its
-    Wilson interval (and per camp), Est, and blunder rates."""
+    """One entry per (model, agent design) over LLM seats: games, seats, win rate over teams
+    with its Wilson interval (and per camp), Est, and blunder rates."""
     cells: dict[tuple[str, str], dict[str, Any]] = {}
     for row in rows:
         for seat in row["seats"].values():
@@ -26,18 +31,14 @@ def design_table(rows: Iterable["GameRow"]) -> list[dict[str, Any]]:
                 {
                     "games": set(),
                     "seats": 0,
-                    "won": 0,
-                    "camp": defaultdict(lambda: [0, 0]),
+                    "teams": {},
                     "est": [0.0, 0.0],
                     "blunders": defaultdict(lambda: [0, 0]),
                 },
             )
-            won = int(row["winner"] == seat["camp"])
             cell["games"].add(row["game_id"])
             cell["seats"] += 1
-            cell["won"] += won
-            cell["camp"][seat["camp"]][0] += won
-            cell["camp"][seat["camp"]][1] += 1
+            cell["teams"][(row["game_id"], seat["camp"])] = row["winner"] == seat["camp"]
             cell["est"][0] += seat["est"][0]
             cell["est"][1] += seat["est"][1]
             for metric, (count, chances) in seat["blunders"].items():
@@ -45,7 +46,13 @@ def design_table(rows: Iterable["GameRow"]) -> list[dict[str, Any]]:
                 cell["blunders"][metric][1] += chances
     table = []
     for (model, agent), cell in sorted(cells.items()):
-        lo, hi = wilson(cell["won"], cell["seats"])
+        teams: dict[tuple[str, str], bool] = cell["teams"]
+        won = sum(teams.values())
+        lo, hi = wilson(won, len(teams))
+        by_camp: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for (_, camp), team_won in teams.items():
+            by_camp[camp][0] += team_won
+            by_camp[camp][1] += 1
         table.append(
             {
                 "model": model,
@@ -53,12 +60,12 @@ def design_table(rows: Iterable["GameRow"]) -> list[dict[str, Any]]:
                 "games": len(cell["games"]),
                 "seats": cell["seats"],
                 "win": {
-                    "rate": cell["won"] / cell["seats"],
+                    "rate": won / len(teams),
                     "lo": lo,
                     "hi": hi,
-                    "n": cell["seats"],
+                    "n": len(teams),
                 },
-                "win_by_camp": {c: w / n for c, (w, n) in sorted(cell["camp"].items())},
+                "win_by_camp": {c: w / n for c, (w, n) in sorted(by_camp.items())},
                 "est": cell["est"][0] / cell["est"][1] if cell["est"][1] else None,
                 "blunders": {m: list(v) for m, v in sorted(cell["blunders"].items())},
             }

@@ -108,7 +108,7 @@ def tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]
                 "model",
                 "agent",
                 "games",
-                "win rate [95%] (seats)",
+                "win rate [95%] (teams)",
                 "as wolf",
                 "as good",
                 "Est",
