@@ -6,7 +6,9 @@ change does to one kind of decision, in minutes instead of hours of complete gam
         --kind explode --limit 16
 
 `--kind explode` takes every wolf turn where exploding was legal beside a speech (campaign,
-discussion and exile PK speeches); `--kind poison` every Witch poison call. The decisions
+discussion and exile PK speeches); `--kind poison` every Witch poison call; `--kind refusal`
+every speech or wolf message the game recorded out of character (an assistant's apology
+or refusal, `prompts/second_look.py`), summarised as in or out of character. The decisions
 are read from the checkpoints of the finished games in `--db` (read-only), shuffled with
 `--shuffle-seed` and cut to `--limit`; each is asked with the seat's saved view through
 the `plain` LLM player (second look included) on the project's llama.cpp server, as
@@ -28,16 +30,20 @@ from autowerewolf.nodes.ask import Table
 from autowerewolf.players.base import DecisionRequest
 from autowerewolf.players.factory import LOCAL_CONTEXT_TOKENS, ModelPool
 from autowerewolf.players.llm.player import LLMPlayer
+from autowerewolf.prompts.second_look import out_of_character
 from autowerewolf.rules.engine import pending_decision
+from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import SeatView
 from autowerewolf.runner import Games
 
-KINDS = ("explode", "poison")
+KINDS = ("explode", "poison", "refusal")
 
 
 def wanted(kind: str, step: str, options: tuple[str, ...]) -> bool:
     if kind == "explode":
         return "explode" in options and "speak" in options
+    if kind == "refusal":
+        return takes_text(step) is not None
     return step == "witch_poison"
 
 
@@ -45,6 +51,7 @@ class Saved(NamedTuple):
     game_id: str
     request: DecisionRequest
     choice: str  # what the game recorded
+    text: str  # ... and what the seat said with it
 
 
 def saved_requests(db: Path, kind: str) -> Iterator[Saved]:
@@ -55,7 +62,11 @@ def saved_requests(db: Path, kind: str) -> Iterator[Saved]:
             record = games.peek(game_id)
             if record is None or record.status != "finished":
                 continue
-            choices = {(r.key, r.seat): r.option for r in record.records if r.purpose == "decision"}
+            choices = {
+                (r.key, r.seat): (r.option, r.text)
+                for r in record.records
+                if r.purpose == "decision"
+            }
             asked: set[tuple[int, str]] = set()
             for snapshot in games.history(game_id):
                 values = snapshot.values
@@ -71,13 +82,19 @@ def saved_requests(db: Path, kind: str) -> Iterator[Saved]:
                         continue
                     asked.add((state.ply, seat))
                     request = table.request(seat, pending)
-                    yield Saved(game_id, request, choices.get((request.key, seat), "?"))
+                    choice, text = choices.get((request.key, seat), ("?", ""))
+                    if kind == "refusal" and not out_of_character(text):
+                        continue
+                    yield Saved(game_id, request, choice, text)
     finally:
         games.close()
 
 
-def kind_of(choice: str, view: SeatView) -> str:
-    """A seat option is summarised as 'seat' (which seat varies with the game)."""
+def kind_of(kind: str, choice: str, text: str, view: SeatView) -> str:
+    """A seat option is summarised as 'seat' (which seat varies with the game); a refusal
+    replay by what was said."""
+    if kind == "refusal":
+        return "out of character" if out_of_character(text) else "in character"
     return "seat" if choice in {p.seat for p in view.players} else choice
 
 
@@ -108,15 +125,17 @@ def main() -> None:
             timeout_s=900,
         )
         player = LLMPlayer(ModelPool().chat(config), "replay")
-        for game_id, request, before in requests:
+        for game_id, request, before, said in requests:
             answer = player.decide(request)
+            action = answer.action
             looked = "reconsidered" in (answer.record.error or "")
             second_looks += looked
-            then[kind_of(before, request.view)] += 1
-            now[kind_of(answer.action.option, request.view)] += 1
+            then[kind_of(args.kind, before, said, request.view)] += 1
+            now[kind_of(args.kind, action.option, action.text, request.view)] += 1
             print(
                 f"{game_id} {request.key} {request.seat}: then {before}, "
-                f"now {answer.action.option}" + (" (second look)" if looked else ""),
+                f"now {action.option}" + (" (second look)" if looked else ""),
+                f"{action.text[:100]!r}" if args.kind == "refusal" else "",
                 flush=True,
             )
     print(f"then: {dict(then)}; now: {dict(now)}; second looks now: {second_looks}")

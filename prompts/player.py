@@ -184,7 +184,7 @@ def option_labels(view: SeatView, known: Known | None = None) -> dict[str, str]:
     return {seat: ", ".join([view_name(view, seat), *own]) for seat, own in tags.items()}
 
 
-def _against_own_side(view: SeatView, known: Known, step: str, seat: str) -> str | None:
+def seat_against_own_side(view: SeatView, known: Known, step: str, seat: str) -> str | None:
     """Why choosing `seat` would work against the seat's own side, if it would."""
     revealed = {p.seat: p.revealed_role for p in view.players}
     wolf = view.camp.value == "wolf"
@@ -208,24 +208,6 @@ def _against_own_side(view: SeatView, known: Known, step: str, seat: str) -> str
     return None
 
 
-def against_own_side(view: SeatView, known: Known, step: str, option: str) -> str | None:
-    """Why choosing `option` would work against the seat's own side, if it would."""
-    if option == "explode":
-        return "self-explosion (your team loses a player)"
-    if option not in {p.seat for p in view.players}:
-        return None
-    return _against_own_side(view, known, step, option)
-
-
-def reconsider_note(reason: str) -> str:
-    """The second look at a choice that works against the seat's own side. It names no seat:
-    the last seat a small model reads before its choices is the one it tends to copy."""
-    return (
-        f"Careful: your first answer chose {reason}, which works against your own side. Keep "
-        "it only if you are sure it helps your side; otherwise choose another option."
-    )
-
-
 def choices_text(view: SeatView, step: str, known: Known) -> str:
     """The legal choices with who each seat is to this player. Choices that work against the
     player's own side are described, not listed, so that the last seats the model reads
@@ -235,7 +217,7 @@ def choices_text(view: SeatView, step: str, known: Known) -> str:
     listed: list[str] = []
     against: list[str] = []
     for option in view.options:
-        reason = _against_own_side(view, known, step, option) if option in tags else None
+        reason = seat_against_own_side(view, known, step, option) if option in tags else None
         if reason is not None:
             against.append(reason)
         elif option == "explode":

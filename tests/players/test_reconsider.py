@@ -1,6 +1,7 @@
 """The LLM player's second look (docs/agents.md): a legal answer that works against the
-seat's own side (a wolf naming a fellow wolf, anyone choosing to explode...) is asked once
-more; the second answer stands, whatever it is, and both calls are recorded."""
+seat's own side (a wolf naming a fellow wolf, anyone choosing to explode...), or a speech
+that refuses instead of playing, is asked once more; the second answer stands, whatever it
+is, and both calls are recorded."""
 
 import json
 
@@ -69,3 +70,35 @@ def test_a_sensible_choice_and_a_probe_are_asked_once() -> None:
     request = DecisionRequest(view=view, seed=1, purpose="probe")
     assert LLMPlayer(probe, "fake").decide(request).action.option == teammate
     assert len(fake.prompts) == len(probe.prompts) == 1
+
+
+def saying(choice: str, *texts: str) -> FakeChatModel:
+    """A model that chooses `choice` and says the texts in turn (then keeps the last)."""
+    asked: list[int] = []
+
+    def respond(messages: list[BaseMessage], schema: type[BaseModel]) -> str:
+        answer = json.loads(legal_json(messages, schema))
+        answer["choice"] = choice
+        answer["message"] = texts[min(len(asked), len(texts) - 1)]
+        asked.append(1)
+        return json.dumps(answer)
+
+    return FakeChatModel(respond=respond)
+
+
+def test_a_refusal_instead_of_a_message_is_asked_again_and_the_second_answer_stands() -> None:
+    view, _, good = wolf_at_night()
+    refusal = "I'm sorry, but I can't assist with that request."
+    fake = saying(good, refusal, f"{good} is too quiet, take them.")
+    answer = LLMPlayer(fake, "fake").decide(DecisionRequest(view=view, seed=1))
+    assert answer.action.option == good and answer.action.text.startswith(good)
+    assert len(fake.prompts) == 2 and "apologised or refused" in fake.prompts[1]
+    assert f"reconsidered {good} (a speech out of character)" in (answer.record.error or "")
+
+
+def test_a_message_in_character_is_asked_once_even_when_it_says_i_cannot() -> None:
+    view, _, good = wolf_at_night()
+    for text in ("I can't trust them.", "I cannot help but notice the quiet one."):
+        fake = saying(good, text)
+        answer = LLMPlayer(fake, "fake").decide(DecisionRequest(view=view, seed=1))
+        assert answer.action.text == text and len(fake.prompts) == 1

@@ -29,7 +29,6 @@ from autowerewolf.prompts.answers import COMPACT, Bounds, answer_schema
 from autowerewolf.prompts.player import (
     NO_ANSWER,
     Known,
-    against_own_side,
     attacked_seat,
     choices_text,
     decision_instruction,
@@ -40,10 +39,10 @@ from autowerewolf.prompts.player import (
     ledger_text,
     memory_text,
     prompt_key,
-    reconsider_note,
     reprompt,
     system_prompt,
 )
+from autowerewolf.prompts.second_look import second_look
 from autowerewolf.rules.decisions import Action, Option
 from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import SeatView
@@ -318,21 +317,21 @@ class LLMPlayer:
         exchange, prompt = yield from self.ask(
             view, instruction, schema, lambda p: _choice(p, view.options), notes, choices, memory
         )
-        chosen = exchange.value.option if isinstance(exchange.value, Action) else None
-        against = against_own_side(view, known, key, chosen) if chosen else None
-        if against is not None and self.reconsiders and request.purpose == "decision":
-            # A legal choice that works against the seat's own side gets one second look:
-            # small models often pick a teammate or themselves by copying a seat they read.
+        first = exchange.value if isinstance(exchange.value, Action) else None
+        look = second_look(view, known, key, first.option, first.text) if first else None
+        if first and look and self.reconsiders and request.purpose == "decision":
+            # Small models often pick a teammate or themselves by copying a seat they read,
+            # or answer as an assistant that refuses: such an answer is asked once more.
             again, prompt = yield from self.ask(
                 view,
                 instruction,
                 schema,
                 lambda p: _choice(p, view.options),
-                (*notes, reconsider_note(against)),
+                (*notes, look.note),
                 choices,
                 memory,
             )
-            exchange = exchange.then(again, f"reconsidered {chosen} ({against})")
+            exchange = exchange.then(again, f"reconsidered {first.option} ({look.reason})")
         action = exchange.value if isinstance(exchange.value, Action) else None
         fallback = action is None
         if action is None:
