@@ -28,7 +28,7 @@ from autowerewolf.backends.config import ModelConfig
 from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.nodes.ask import Table
 from autowerewolf.players.base import DecisionRequest
-from autowerewolf.players.factory import LOCAL_CONTEXT_TOKENS, ModelPool
+from autowerewolf.players.factory import LOCAL_CONTEXT_TOKENS, LOCAL_MAX_TOKENS, ModelPool
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.prompts.second_look import out_of_character
 from autowerewolf.rules.engine import pending_decision
@@ -121,7 +121,7 @@ def main() -> None:
             model="replay",
             base_url=srv.base_url,
             temperature=0.7,
-            max_tokens=400,
+            max_tokens=LOCAL_MAX_TOKENS,
             timeout_s=900,
         )
         player = LLMPlayer(ModelPool().chat(config), "replay")

@@ -30,7 +30,12 @@ from autowerewolf.backends.config import ModelConfig, PlayerModels
 from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.evaluation.blunders import Tally, blunders, merge, total
 from autowerewolf.graph.context import GameContext
-from autowerewolf.players.factory import LOCAL_CONTEXT_TOKENS, ModelPool, PlayerBuilder
+from autowerewolf.players.factory import (
+    LOCAL_CONTEXT_TOKENS,
+    LOCAL_MAX_TOKENS,
+    ModelPool,
+    PlayerBuilder,
+)
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
@@ -70,7 +75,7 @@ def play_game(label: str, path: Path, seed: int, out: Path) -> None:
             model=label,
             base_url=server.base_url,
             temperature=0.7,
-            max_tokens=400,
+            max_tokens=LOCAL_MAX_TOKENS,
             timeout_s=900,
         )
         pool = ModelPool()

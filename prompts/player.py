@@ -15,7 +15,7 @@ import yaml
 
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.roles import Role
-from autowerewolf.rules.steps import STEPS
+from autowerewolf.rules.steps import STEPS, TextKind
 from autowerewolf.rules.variants import DiscussionProtocol, WinMode
 from autowerewolf.rules.views import SeatView, TableRules
 
@@ -269,7 +269,19 @@ def decision_instruction(prompt_key: str, day: int, attacked: str | None = None)
     return template.format(day=day, attacked=attacked or "nobody")
 
 
-ANSWER_LINE = "Answer with your private reasoning first, then your choice."
+# Where the step takes a text, the line says what it is: told nothing, the embedded model
+# often wrote an assistant's refusal where the grammar made it write a speech.
+ANSWER_LINES: dict[TextKind | None, str] = {
+    None: "Answer with your private reasoning first, then your choice.",
+    "speech": (
+        "Answer with your private reasoning first, then your choice, then your speech: the "
+        "words your character says aloud to the table."
+    ),
+    "message": (
+        "Answer with your private reasoning first, then your choice, then your message: what "
+        "you whisper to your fellow wolves."
+    ),
+}
 
 
 # --- the parts of a decision prompt ---------------------------------------------------
@@ -335,7 +347,12 @@ def identity_line(view: SeatView) -> str:
 
 
 def decision_tail(
-    identity: str, ledger: str, notes: Sequence[str], instruction: str, choices: str
+    identity: str,
+    ledger: str,
+    notes: Sequence[str],
+    instruction: str,
+    choices: str,
+    text: TextKind | None = None,
 ) -> str:
     """The end of a decision's message, new at every call: who the seat is, the facts it
     noted, its agent's notes (estimates, strategy, experiences), the question and the
@@ -344,7 +361,7 @@ def decision_tail(
     if ledger:
         parts.append(f"Facts you noted:\n{ledger}")
     parts.extend(notes)
-    parts.append(f"{instruction}\n{choices}\n{ANSWER_LINE}" if choices else instruction)
+    parts.append(f"{instruction}\n{choices}\n{ANSWER_LINES[text]}" if choices else instruction)
     return "\n\n".join(parts)
 
 

@@ -30,8 +30,16 @@ from autowerewolf.rules.views import SeatView
 # Shared by the server's two slots: room for a late-game prompt, a re-prompt and the answer.
 LOCAL_CONTEXT_TOKENS = 16384
 
+# The grammar bounds every decision's answer far below this. The longest answer is a
+# 12-seat role estimate (`estimator`/`adaptive` designs, the role_estimates probe): 11 rows
+# of up to ~200 characters at ~2.4 characters a token on the embedded model; at 400 every
+# one of them was cut (docs/agents.md).
+LOCAL_MAX_TOKENS = 1200
+
 DEFAULT_MODELS = PlayerModels(
-    default=ModelConfig(backend="local", model=DEFAULT_ALIAS, temperature=0.7, max_tokens=400)
+    default=ModelConfig(
+        backend="local", model=DEFAULT_ALIAS, temperature=0.7, max_tokens=LOCAL_MAX_TOKENS
+    )
 )
 
 PlayerFactory = Callable[[str, PlayerKind, Seating, SeatView], Player]

@@ -107,3 +107,13 @@ def test_the_witch_sees_whom_she_saved_and_poisoning_them_is_against_her_side() 
     assert "P05" not in choices and "the player you saved from the wolves" in choices
     assert against_own_side(view, known, "witch_poison", "P05") is not None
     assert "you saved them from the wolves" in option_labels(view, known)["P05"]
+
+
+def test_the_answer_line_says_what_text_the_step_takes(adaptive_game: Played) -> None:
+    """Told nothing, the embedded model wrote an assistant's refusal where the grammar made it
+    write a speech (docs/agents.md); the last line before the answer says what it writes."""
+    speeches = [p for p in adaptive_game.prompts if "\nChoices: speak" in p]
+    ballots = [p for p in adaptive_game.prompts if "exile the player you most suspect" in p]
+    assert speeches and ballots
+    assert all(p.endswith("your character says aloud to the table.") for p in speeches)
+    assert all(p.endswith("then your choice.") for p in ballots)

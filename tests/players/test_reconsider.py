@@ -93,6 +93,7 @@ def test_a_refusal_instead_of_a_message_is_asked_again_and_the_second_answer_sta
     answer = LLMPlayer(fake, "fake").decide(DecisionRequest(view=view, seed=1))
     assert answer.action.option == good and answer.action.text.startswith(good)
     assert len(fake.prompts) == 2 and "apologised or refused" in fake.prompts[1]
+    assert fake.prompts[0].endswith("then your message: what you whisper to your fellow wolves.")
     assert f"reconsidered {good} (a speech out of character)" in (answer.record.error or "")
 
 

@@ -44,7 +44,7 @@ from autowerewolf.prompts.player import (
 )
 from autowerewolf.prompts.second_look import second_look
 from autowerewolf.rules.decisions import Action, Option
-from autowerewolf.rules.steps import takes_text
+from autowerewolf.rules.steps import TextKind, takes_text
 from autowerewolf.rules.views import SeatView
 
 log = logging.getLogger(__name__)
@@ -237,6 +237,7 @@ class LLMPlayer:
         notes: Sequence[str] = (),
         choices: str = "",
         memory: Memory | None = None,
+        text: TextKind | None = None,
     ) -> Calls[tuple[Exchange, str]]:
         """Ask one question: returns the exchange (with `read(parsed)` as its value, or None
         after two invalid answers) and the prompt's question part (its tail), for the record.
@@ -250,7 +251,7 @@ class LLMPlayer:
             ledger.votes,
             memory.verbatim_day,
         )
-        tail = decision_tail(identity_line(view), noted, notes, instruction, choices)
+        tail = decision_tail(identity_line(view), noted, notes, instruction, choices, text)
         system = system_prompt(view)
         messages: list[BaseMessage] = [
             SystemMessage(system),
@@ -313,9 +314,17 @@ class LLMPlayer:
         choices = choices_text(view, key, known)
         explosion = explosion_note(view)
         notes = (*notes, explosion) if explosion else notes
-        schema = answer_schema(takes_text(request.step), view.options, self.bounds)
+        text = takes_text(request.step)
+        schema = answer_schema(text, view.options, self.bounds)
         exchange, prompt = yield from self.ask(
-            view, instruction, schema, lambda p: _choice(p, view.options), notes, choices, memory
+            view,
+            instruction,
+            schema,
+            lambda p: _choice(p, view.options),
+            notes,
+            choices,
+            memory,
+            text,
         )
         first = exchange.value if isinstance(exchange.value, Action) else None
         look = second_look(view, known, key, first.option, first.text) if first else None
@@ -330,6 +339,7 @@ class LLMPlayer:
                 (*notes, look.note),
                 choices,
                 memory,
+                text,
             )
             exchange = exchange.then(again, f"reconsidered {first.option} ({look.reason})")
         action = exchange.value if isinstance(exchange.value, Action) else None
