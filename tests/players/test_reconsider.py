@@ -30,13 +30,16 @@ def wolf_at_night() -> tuple[SeatView, str, str]:
     return view, view.teammates[0], good
 
 
-def choosing(*choices: str) -> FakeChatModel:
-    """A model that answers the choices in turn (then keeps the last)."""
+def choosing(*choices: str, messages: tuple[str, ...] = ()) -> FakeChatModel:
+    """A model that answers the choices in turn, with the wolf messages in turn if any (then
+    keeps the last of each)."""
     asked: list[int] = []
 
-    def respond(messages: list[BaseMessage], schema: type[BaseModel]) -> str:
-        answer = json.loads(legal_json(messages, schema))
+    def respond(prompt: list[BaseMessage], schema: type[BaseModel]) -> str:
+        answer = json.loads(legal_json(prompt, schema))
         answer["choice"] = choices[min(len(asked), len(choices) - 1)]
+        if messages:
+            answer["message"] = messages[min(len(asked), len(messages) - 1)]
         asked.append(1)
         return json.dumps(answer)
 
@@ -72,24 +75,10 @@ def test_a_sensible_choice_and_a_probe_are_asked_once() -> None:
     assert len(fake.prompts) == len(probe.prompts) == 1
 
 
-def saying(choice: str, *texts: str) -> FakeChatModel:
-    """A model that chooses `choice` and says the texts in turn (then keeps the last)."""
-    asked: list[int] = []
-
-    def respond(messages: list[BaseMessage], schema: type[BaseModel]) -> str:
-        answer = json.loads(legal_json(messages, schema))
-        answer["choice"] = choice
-        answer["message"] = texts[min(len(asked), len(texts) - 1)]
-        asked.append(1)
-        return json.dumps(answer)
-
-    return FakeChatModel(respond=respond)
-
-
 def test_a_refusal_instead_of_a_message_is_asked_again_and_the_second_answer_stands() -> None:
     view, _, good = wolf_at_night()
     refusal = "I'm sorry, but I can't assist with that request."
-    fake = saying(good, refusal, f"{good} is too quiet, take them.")
+    fake = choosing(good, messages=(refusal, f"{good} is too quiet, take them."))
     answer = LLMPlayer(fake, "fake").decide(DecisionRequest(view=view, seed=1))
     assert answer.action.option == good and answer.action.text.startswith(good)
     assert len(fake.prompts) == 2 and "apologised or refused" in fake.prompts[1]
@@ -100,6 +89,6 @@ def test_a_refusal_instead_of_a_message_is_asked_again_and_the_second_answer_sta
 def test_a_message_in_character_is_asked_once_even_when_it_says_i_cannot() -> None:
     view, _, good = wolf_at_night()
     for text in ("I can't trust them.", "I cannot help but notice the quiet one."):
-        fake = saying(good, text)
+        fake = choosing(good, messages=(text,))
         answer = LLMPlayer(fake, "fake").decide(DecisionRequest(view=view, seed=1))
         assert answer.action.text == text and len(fake.prompts) == 1
