@@ -16,7 +16,8 @@ wall time and the machine's load average are appended to `OUT/LABEL.jsonl`.
 `table` reads the databases read-only and prints one Markdown row per model: the blunder
 rates of `autowerewolf.evaluation.blunders` (each metric and overall, blunders /
 opportunities over all games), the share of decisions that fell back to a random choice,
-and the median seconds per game.
+the share of speeches and wolf messages that stayed out of character (an assistant's
+apology or refusal, `prompts/second_look.py`) and the median seconds per game.
 """
 
 import argparse
@@ -37,6 +38,7 @@ from autowerewolf.players.factory import (
     PlayerBuilder,
 )
 from autowerewolf.players.seating import Seating
+from autowerewolf.prompts.second_look import out_of_character
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
 
@@ -110,13 +112,13 @@ def table(out: Path) -> None:
     print(
         "| model | games | "
         + " | ".join(METRICS)
-        + " | fallbacks | s/game median | days median | load (1/5 min) |"
+        + " | fallbacks | out of character | s/game median | days median | load (1/5 min) |"
     )
-    print("|" + "---|" * (len(METRICS) + 6))
+    print("|" + "---|" * (len(METRICS) + 7))
     for db in sorted(out.glob("*.db")):
         label = db.stem
         games = Games(db, readonly=True)
-        tables, fallbacks, decisions = [], 0, 0
+        tables, fallbacks, decisions, texts, refusals = [], 0, 0, 0, 0
         try:
             for game_id in games.ids():
                 record = games.peek(game_id)
@@ -126,6 +128,9 @@ def table(out: Path) -> None:
                 llm = [r for r in record.records if r.player == "llm" and r.purpose == "decision"]
                 decisions += len(llm)
                 fallbacks += sum(r.fallback for r in llm)
+                said = [r.text for r in llm if r.text]
+                texts += len(said)
+                refusals += sum(out_of_character(t) for t in said)
         finally:
             games.close()
         timings = out / f"{label}.jsonl"  # absent until the model's first game has ended
@@ -142,6 +147,7 @@ def table(out: Path) -> None:
             f"| {label} | {len(tables)} | "
             + " | ".join(cells)
             + f" | {fallbacks}/{decisions} ({fallbacks / max(1, decisions):.1%})"
+            + f" | {refusals}/{texts} ({refusals / max(1, texts):.0%})"
             + f" | {statistics.median(walls) if walls else 0:.0f}"
             + f" | {statistics.median(days) if days else 0:.0f}"
             + f" | {loads[0] if loads else '-'} to {loads[-1] if loads else '-'} |"
