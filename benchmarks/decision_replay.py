@@ -24,11 +24,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from autowerewolf.backends.config import ModelConfig
 from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.nodes.ask import Table
 from autowerewolf.players.base import DecisionRequest
-from autowerewolf.players.factory import LOCAL_CONTEXT_TOKENS, LOCAL_MAX_TOKENS, ModelPool
+from autowerewolf.players.factory import DEFAULT_MODELS, LOCAL_CONTEXT_TOKENS, ModelPool
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.prompts.second_look import out_of_character
 from autowerewolf.rules.engine import pending_decision
@@ -116,13 +115,8 @@ def main() -> None:
     now: Counter[str] = Counter()
     second_looks = 0
     with LocalServer(model_path=args.model, alias="replay", ctx_size=LOCAL_CONTEXT_TOKENS) as srv:
-        config = ModelConfig(
-            backend="local",
-            model="replay",
-            base_url=srv.base_url,
-            temperature=0.7,
-            max_tokens=LOCAL_MAX_TOKENS,
-            timeout_s=900,
+        config = DEFAULT_MODELS.default.model_copy(
+            update={"model": "replay", "base_url": srv.base_url, "timeout_s": 900}
         )
         player = LLMPlayer(ModelPool().chat(config), "replay")
         for game_id, request, before, said in requests:

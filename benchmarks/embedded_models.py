@@ -27,13 +27,13 @@ import statistics
 import time
 from pathlib import Path
 
-from autowerewolf.backends.config import ModelConfig, PlayerModels
+from autowerewolf.backends.config import PlayerModels
 from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.evaluation.blunders import Tally, blunders, merge, total
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import (
+    DEFAULT_MODELS,
     LOCAL_CONTEXT_TOKENS,
-    LOCAL_MAX_TOKENS,
     ModelPool,
     PlayerBuilder,
 )
@@ -72,13 +72,8 @@ def play_game(label: str, path: Path, seed: int, out: Path) -> None:
         games.close()
     server = LocalServer(model_path=path, alias=label, ctx_size=LOCAL_CONTEXT_TOKENS)
     with server:
-        config = ModelConfig(
-            backend="local",
-            model=label,
-            base_url=server.base_url,
-            temperature=0.7,
-            max_tokens=LOCAL_MAX_TOKENS,
-            timeout_s=900,
+        config = DEFAULT_MODELS.default.model_copy(
+            update={"model": label, "base_url": server.base_url, "timeout_s": 900}
         )
         pool = ModelPool()
         context = GameContext(player_factory=PlayerBuilder(PlayerModels(default=config), pool))

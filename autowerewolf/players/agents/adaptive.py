@@ -14,7 +14,7 @@ from langchain_core.language_models import BaseChatModel
 
 from autowerewolf.players.agents.estimator import EstimatorAgent, latest
 from autowerewolf.players.base import Answer, DecisionRequest
-from autowerewolf.players.llm.player import Calls
+from autowerewolf.players.llm.calls import Calls
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts import strategy as words
 from autowerewolf.prompts.answers import Bounds

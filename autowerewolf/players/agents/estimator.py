@@ -12,7 +12,8 @@ kept with the decision, so a resumed or forked game reads the same estimates; th
 from collections.abc import Sequence
 
 from autowerewolf.players.base import Answer, DecisionRequest
-from autowerewolf.players.llm.player import Calls, LLMPlayer
+from autowerewolf.players.llm.calls import Calls
+from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.estimates import ROLE_ESTIMATES, estimates_note
 from autowerewolf.rules.decisions import Option

@@ -8,19 +8,22 @@ records, so a resumed or forked game prompts exactly as an uninterrupted one."""
 
 import logging
 import time
-import warnings
-from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from autowerewolf.backends.gate import ModelUnavailable
-from autowerewolf.backends.redact import redact_secrets
-from autowerewolf.backends.usage import usage_from_message
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
+from autowerewolf.players.llm.calls import (
+    RAW_KEEP_CHARS,
+    Calls,
+    Exchange,
+    InvalidAnswer,
+    arun_calls,
+    run_calls,
+)
 from autowerewolf.players.llm.memory import Memory, remember
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.simple import random_answer
@@ -48,161 +51,6 @@ from autowerewolf.rules.steps import TextKind, takes_text
 from autowerewolf.rules.views import SeatView
 
 log = logging.getLogger(__name__)
-# LangChain's structured-output chain declares its parsed answer as None and pydantic warns
-# on every answer while serializing it; the answer itself is checked here (_choice).
-warnings.filterwarnings(
-    "ignore", message="Pydantic serializer warnings", category=UserWarning, module="pydantic"
-)
-T = TypeVar("T")
-# What is kept of an unparseable answer, for audits.
-RAW_KEEP_CHARS = 2000
-# What is kept of a reasoning model's separate reasoning content (private to the seat).
-THINKING_KEEP_CHARS = 8000
-
-
-class InvalidAnswer(ValueError):
-    pass
-
-
-@dataclass
-class CallOutcome:
-    parsed: BaseModel | None
-    raw: str
-    error: str | None
-    tokens_in: int
-    tokens_out: int
-    cached_tokens: int
-    thinking: str = ""
-
-
-def thinking_of(message: BaseMessage) -> str:
-    """A reasoning model's separate reasoning content, if the server returned any."""
-    found = message.additional_kwargs.get("reasoning_content")
-    if isinstance(found, str):
-        return found
-    if isinstance(message.content, list):
-        return "".join(
-            str(block.get("thinking") or block.get("reasoning") or "")
-            for block in message.content
-            if isinstance(block, dict) and block.get("type") in ("thinking", "reasoning")
-        )
-    return ""
-
-
-def _failed(err: Exception) -> CallOutcome:
-    """A failed call becomes a recorded retry; an unusable server ends the game (gate.py)."""
-    if isinstance(err, ModelUnavailable):
-        raise err
-    # Stored, logged and re-prompted: a server may have echoed the key into it.
-    return CallOutcome(None, "", redact_secrets(f"{type(err).__name__}: {err}"), 0, 0, 0)
-
-
-def _outcome(result: Any) -> CallOutcome:
-    assert isinstance(result, dict)
-    raw_message = result.get("raw")
-    raw = raw_message.content if isinstance(raw_message, AIMessage) else ""
-    usage = usage_from_message(raw_message) if isinstance(raw_message, BaseMessage) else None
-    error = result.get("parsing_error")
-    parsed = result.get("parsed")
-    return CallOutcome(
-        parsed=parsed if isinstance(parsed, BaseModel) else None,
-        raw=raw if isinstance(raw, str) else str(raw),
-        error=f"{error}" if error else None,
-        tokens_in=(usage["prompt_tokens"] if usage else None) or 0,
-        tokens_out=(usage["completion_tokens"] if usage else None) or 0,
-        cached_tokens=(usage["cached_tokens"] if usage else None) or 0,
-        thinking=thinking_of(raw_message) if isinstance(raw_message, BaseMessage) else "",
-    )
-
-
-def _call(chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessage]) -> CallOutcome:
-    structured = chat.with_structured_output(schema, method="json_schema", include_raw=True)
-    try:
-        result = structured.invoke(messages)
-    except Exception as err:  # a model call may fail in any way: it becomes a recorded retry
-        return _failed(err)
-    return _outcome(result)
-
-
-async def _acall(
-    chat: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessage]
-) -> CallOutcome:
-    structured = chat.with_structured_output(schema, method="json_schema", include_raw=True)
-    try:
-        result = await structured.ainvoke(messages)
-    except Exception as err:
-        return _failed(err)
-    return _outcome(result)
-
-
-# A question's model calls as a generator: it yields (schema, messages) for each call and
-# is sent the call's outcome, so `decide` and `adecide` share every line but the call.
-Calls = Generator[tuple[type[BaseModel], list[BaseMessage]], CallOutcome, T]
-
-
-def _run(calls: Calls[T], chat: BaseChatModel) -> T:
-    try:
-        request = next(calls)
-        while True:
-            request = calls.send(_call(chat, *request))
-    except StopIteration as done:
-        return cast(T, done.value)
-
-
-async def _arun(calls: Calls[T], chat: BaseChatModel) -> T:
-    try:
-        request = next(calls)
-        while True:
-            request = calls.send(await _acall(chat, *request))
-    except StopIteration as done:
-        return cast(T, done.value)
-
-
-@dataclass
-class Exchange:
-    """One question's calls: the parsed answer (None if both attempts failed) and its cost."""
-
-    parsed: BaseModel | None = None
-    value: Any = None
-    raws: list[str] = field(default_factory=list)
-    thinking: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    retries: int = 0
-    tokens_in: int = 0
-    tokens_out: int = 0
-    cached_tokens: int = 0
-    prompt_chars: int = 0
-    latency_s: float = 0.0
-
-    def then(self, second: "Exchange", note: str) -> "Exchange":
-        """This question asked again (`second`): its answer if it gave one, both costs."""
-        answered = second.value is not None
-        return Exchange(
-            parsed=second.parsed if answered else self.parsed,
-            value=second.value if answered else self.value,
-            raws=[*self.raws, *second.raws],
-            thinking=[*self.thinking, *second.thinking],
-            errors=[*self.errors, note, *second.errors],
-            retries=self.retries + second.retries,  # re-prompts after invalid answers
-            tokens_in=self.tokens_in + second.tokens_in,
-            tokens_out=self.tokens_out + second.tokens_out,
-            cached_tokens=self.cached_tokens + second.cached_tokens,
-            prompt_chars=self.prompt_chars + second.prompt_chars,
-            latency_s=self.latency_s + second.latency_s,
-        )
-
-    def record_fields(self) -> dict[str, Any]:
-        return {
-            "raw": "\n---\n".join(r[:RAW_KEEP_CHARS] for r in self.raws if r) or None,
-            "thinking": "\n---\n".join(t[:THINKING_KEEP_CHARS] for t in self.thinking if t) or None,
-            "retries": self.retries,
-            "error": "; ".join(self.errors) or None,
-            "tokens_in": self.tokens_in,
-            "tokens_out": self.tokens_out,
-            "cached_tokens": self.cached_tokens,
-            "prompt_chars": self.prompt_chars,
-            "latency_s": round(self.latency_s, 3),
-        }
 
 
 def _choice(parsed: BaseModel, options: tuple[str, ...]) -> Action:
@@ -286,10 +134,10 @@ class LLMPlayer:
         return exchange, tail
 
     def decide(self, request: DecisionRequest) -> Answer:
-        return _run(self.play(request), self.chat)
+        return run_calls(self.play(request), self.chat)
 
     async def adecide(self, request: DecisionRequest) -> Answer:
-        return await _arun(self.play(request), self.chat)
+        return await arun_calls(self.play(request), self.chat)
 
     def play(self, request: DecisionRequest) -> Calls[Answer]:
         """How the design answers a request, as model calls (`decide` makes them one by one,
