@@ -91,7 +91,13 @@ class RedactingChatOpenAI(ChatOpenAI):
         """ChatOpenAI drops a reasoning model's separate `reasoning_content`; keep it in the
         message's additional_kwargs, where the LLM player records it privately."""
         result = super()._create_chat_result(response, generation_info)
-        data = response if isinstance(response, dict) else response.model_dump()
+        # `parsed` holds the answer object where the client's types say None: dumping it
+        # warns on every structured call; ChatOpenAI leaves it out of its own dump too.
+        data = (
+            response
+            if isinstance(response, dict)
+            else response.model_dump(exclude={"choices": {"__all__": {"message": {"parsed"}}}})
+        )
         for generation, choice in zip(result.generations, data.get("choices") or [], strict=False):
             thinking = (choice.get("message") or {}).get("reasoning_content")
             if thinking:

@@ -2,9 +2,11 @@
 never reaches another seat's prompt."""
 
 import json
+import warnings
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
+from openai.types.chat import ParsedChatCompletion
 from pydantic import BaseModel, SecretStr
 
 from autowerewolf.backends.factory import RedactingChatOpenAI
@@ -55,3 +57,34 @@ def test_the_openai_client_keeps_reasoning_content() -> None:
     result = chat._create_chat_result(response)
     message = result.generations[0].message
     assert message.additional_kwargs["reasoning_content"] == "private chain of thought"
+
+
+def test_a_parsed_structured_answer_keeps_reasoning_without_a_warning() -> None:
+    """The OpenAI client's `.parse()` puts the answer object in `message.parsed`, a field its
+    types declare as None: dumping the whole response warned on every structured call."""
+
+    class Choice(BaseModel):
+        choice: str
+
+    chat = RedactingChatOpenAI(model="m", base_url="http://127.0.0.1:9/v1", api_key=SecretStr("x"))
+    message = {
+        "role": "assistant",
+        "content": json.dumps({"choice": "P01"}),
+        "reasoning_content": "private chain of thought",
+    }
+    response = ParsedChatCompletion[None].model_validate(
+        {
+            "id": "1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "m",
+            "choices": [{"index": 0, "finish_reason": "stop", "message": message}],
+        }
+    )
+    response.choices[0].message.parsed = Choice(choice="P01")  # type: ignore[assignment]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = chat._create_chat_result(response)
+    answer = result.generations[0].message
+    assert answer.additional_kwargs["reasoning_content"] == "private chain of thought"
+    assert answer.additional_kwargs["parsed"] == Choice(choice="P01")
