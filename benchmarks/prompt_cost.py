@@ -28,20 +28,19 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel
 
-# The fake model lives in the tests package: run as a script, the repository root is not
-# on the path.
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from autowerewolf.backends.config import ModelConfig
+from autowerewolf.graph.context import GameContext
+from autowerewolf.players.agents.choice import AgentChoice
+from autowerewolf.players.factory import ModelPool, PlayerBuilder
+from autowerewolf.players.records import DecisionRecord
+from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import GameSetup
+from autowerewolf.runner import GameRecord, Games
 
-from autowerewolf.backends.config import ModelConfig  # noqa: E402
-from autowerewolf.graph.context import GameContext  # noqa: E402
-from autowerewolf.players.agents.choice import AgentChoice  # noqa: E402
-from autowerewolf.players.factory import ModelPool, PlayerBuilder  # noqa: E402
-from autowerewolf.players.records import DecisionRecord  # noqa: E402
-from autowerewolf.players.seating import Seating  # noqa: E402
-from autowerewolf.rules.config import GameSetup  # noqa: E402
-from autowerewolf.runner import GameRecord, Games  # noqa: E402
-from tests.fakes.chat import FakeChatModel  # noqa: E402
+# The fake model lives in the tests package, which is not installed: run as a script, the
+# repository root is not on the path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.fakes.chat import FakeChatModel
 
 
 class TimedFake(FakeChatModel):
