@@ -97,7 +97,18 @@ def check_shape(data: Any, path: Path) -> None:
 
 def read_mapping(path: Path, what: str) -> dict[str, Any]:
     """The mapping at the top of a YAML or JSON file (JSON by its `.json` suffix)."""
-    data = _parse(_read_text(path, what), path)
+    return parse_mapping(_read_text(path, what), path)
+
+
+def parse_mapping(text: str, path: Path) -> dict[str, Any]:
+    """The mapping at the top of settings text that came from elsewhere than a file (a
+    form's paste), under the same limits; `path` names it in errors (and `.json` picks JSON)."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_FILE_BYTES:
+        raise SettingsError(
+            f"{path} is {size:,} bytes; settings files are at most {MAX_FILE_BYTES:,} bytes"
+        )
+    data = _parse(text, path)
     check_shape(data, path)
     if data is None:
         return {}

@@ -33,12 +33,14 @@ class GameFile(BaseModel):
     roles: list[str] | None = None
     variants: dict[str, Any] = {}
     seed: int | None = None
+    secret: str | None = None  # the game's secret (rules/rng.py); default: a fresh one
     max_days: int = 30
     name_pool: list[str] | None = None
     deal: list[str] | dict[str, str] | None = None
     players: PlayersSpec = PlayersSpec()
     player_seed: int | None = None
     decisions: dict[str, ScriptEntry] = {}
+    draws: dict[str, str] = {}
     probes: list[str] = []
     agents: AgentChoice = AgentChoice()
     db: str | None = None  # where the game is saved (a file or postgresql:// URL); --db wins
@@ -48,7 +50,7 @@ class GameFile(BaseModel):
     def _known_probes(cls, names: list[str]) -> list[str]:
         return list(check_probes(names))
 
-    def setup(self, seed: int) -> GameSetup:
+    def setup(self, seed: int, secret: str | None = None) -> GameSetup:
         deal = self.deal
         if isinstance(deal, dict):
             deal = [deal[seat] for seat in sorted(deal)]
@@ -60,6 +62,7 @@ class GameFile(BaseModel):
             name_pool=tuple(self.name_pool) if self.name_pool is not None else None,
             max_days=self.max_days,
             deal=tuple(deal) if deal else None,
+            secret=secret,
         )
 
     def seating(self, default: PlayerKind) -> Seating:
@@ -68,6 +71,7 @@ class GameFile(BaseModel):
             seats=self.players.seats,
             player_seed=self.player_seed,
             decisions=self.decisions,
+            draws=self.draws,
             probes=tuple(self.probes),
             agents=self.agents,
         )

@@ -3,26 +3,24 @@ PostgreSQL), one game at a time; `autowerewolf.batch` runs many at once."""
 
 import logging
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command, StateSnapshot
-from pydantic import ValidationError
 
 from autowerewolf.errors import GameError, StoreError
+from autowerewolf.forking import forked_seating
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
 from autowerewolf.integrity import checked_game, checked_values
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import PlayerKind, Seating
-from autowerewolf.players.simple import ScriptedAnswer
-from autowerewolf.preflight import preflight
-from autowerewolf.rules.config import GameSetup, one_line
+from autowerewolf.preflight import CheckedGame, check_game
+from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS
-from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.state import GameState
 from autowerewolf.storage.stores import open_store, thread_ids
@@ -186,11 +184,17 @@ class Games:
     def start(
         self, game_id: str, setup: GameSetup, seating: Seating, progress: ProgressHook | None = None
     ) -> GameRecord:
+        # A bad game fails here, before anything is saved.
+        return self.start_checked(game_id, check_game(setup, seating), progress)
+
+    def start_checked(
+        self, game_id: str, game: CheckedGame, progress: ProgressHook | None = None
+    ) -> GameRecord:
+        """Start a game `check_game` has already validated (the command line's `play`)."""
         check_game_id(game_id)
         if self.exists(game_id):
             raise GameError(f"game {game_id!r} already exists; use resume or another --game-id")
-        preflight(setup, seating)  # a bad game fails here, before anything is saved
-        return self._run(game_id, {"setup": setup, "seating": seating}, progress)
+        return self._run(game_id, {"setup": game.setup, "seating": game.seating}, progress)
 
     def resume(
         self,
@@ -251,12 +255,46 @@ class Games:
             return record_of(game_id, snapshot)
 
     def _snapshot_at(self, game_id: str, ply: int) -> StateSnapshot:
-        last = None
-        for snapshot in self.history(game_id):
-            last = checked_game(snapshot.values).ply
-            if last == ply:
-                return snapshot
-        raise GameError(f"game {game_id!r} has no step {ply} (steps 0..{last})")
+        """The first checkpoint holding step `ply`. Found through the checkpointer's list,
+        whose tuples carry the plain channels (the game) without rebuilding the appended
+        transcript of every checkpoint on the way; only the one found is read whole."""
+        self._snapshot(game_id)
+        checkpoints = self.graph.checkpointer.list(self.run_config(game_id))  # type: ignore[union-attr]
+        first: str | None = None
+        last: int | None = None
+        newer = 0
+        failed: Exception | None = None
+        try:
+            while True:
+                try:
+                    found = next(checkpoints, None)
+                    values = None if found is None else found.checkpoint["channel_values"]
+                    game = checked_game(values) if values and "game" in values else None
+                except Exception as err:  # reported below, once the saver's lock is free
+                    failed = err
+                    break
+                if found is None:
+                    break
+                newer += 1
+                if game is None:
+                    continue
+                last = game.ply if last is None else last
+                if game.ply < ply:
+                    break
+                if game.ply == ply:
+                    first = found.config["configurable"]["checkpoint_id"]
+        finally:
+            if isinstance(checkpoints, Generator):  # it holds the saver's lock until closed
+                checkpoints.close()
+        if failed is not None:
+            with self._reading(game_id, newer=newer):
+                raise failed
+        if first is None:
+            raise GameError(f"game {game_id!r} has no step {ply} (steps 0..{last})")
+        config = self.run_config(game_id)
+        config["configurable"] = {**config["configurable"], "checkpoint_id": first}
+        with self._reading(game_id, ply=ply):
+            return self.graph.get_state(config)
 
     def fork(
         self,
@@ -280,7 +318,7 @@ class Games:
             raise GameError(f"game {new_id!r} already exists; choose another --new-id")
         source = self._snapshot_at(game_id, ply)
         record = record_of(game_id, source)
-        seating = _fork_seating(record, overrides or {}, player_seed)
+        seating = forked_seating(record.game, record.seating, overrides or {}, player_seed)
         if seats:
             seating = seating.model_copy(update={"seats": {**seating.seats, **seats}})
         # The fork must resume at the same node: re-apply the state as the node that wrote it.
@@ -335,30 +373,3 @@ def _check_answers(record: GameRecord, answers: dict[str, Any]) -> None:
         text = answer.get("text") or "" if isinstance(answer, dict) else ""
         if len(text) > MAX_TEXT_CHARS:
             raise GameError(f"{seat}'s text has {len(text)} characters; at most {MAX_TEXT_CHARS}")
-
-
-def _fork_seating(
-    record: GameRecord, overrides: dict[str, str], player_seed: int | None
-) -> Seating:
-    decision = pending_decision(record.game)
-    forced: dict[str, ScriptedAnswer] = {}
-    for seat, option in overrides.items():
-        if decision is None or seat not in decision.options:
-            step = record.game.step
-            raise GameError(f"{seat} has no decision to make at this step ({step})")
-        if option not in decision.options[seat]:
-            legal = ", ".join(decision.options[seat])
-            raise GameError(
-                f"{option!r} is not legal for {seat} at {decision.key} (legal: {legal})"
-            )
-        forced[seat] = ScriptedAnswer(option=option)
-    seating = record.seating
-    updates: dict[str, Any] = {}
-    if forced and decision is not None:
-        updates["overrides"] = {**seating.overrides, decision.key: forced}
-    if player_seed is not None:
-        updates["player_seed"] = player_seed
-    try:  # validated: a seed too large to store must fail here, before anything is written
-        return Seating.model_validate({**seating.model_dump(), **updates})
-    except ValidationError as err:
-        raise GameError(one_line(err)) from None

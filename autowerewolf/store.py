@@ -9,9 +9,10 @@ Two ways to open a database, chosen by the caller (`open_saver(path, create=, re
   `mode=ro` would create `-wal`/`-shm` files beside it); with a `-wal` file (a game still
   being played, or a crashed one) it is opened `mode=ro&readonly_shm=1`, which reads the
   committed steps in the `-wal` without writing to the `-shm`.
-- **Writers** (`play`, `resume`, `batch`, `fork`, `tournament`) refuse a file that is not a
-  game database of this project (another program's SQLite file keeps its tables to itself)
-  and stamp the databases they create with `APPLICATION_ID` and `SCHEMA_VERSION`.
+- **Writers** (`play`, `resume`, `batch`, `fork`, `tournament`, the web server) refuse a
+  file that is not a game database of this project (another program's SQLite file keeps
+  its tables to itself) or that fails SQLite's `quick_check` (a damaged file is not written
+  into), and stamp the databases they create with `APPLICATION_ID` and `SCHEMA_VERSION`.
 
 Databases written before the stamp (application id 0 holding only this project's tables)
 are accepted by both; a writer stamps them.
@@ -34,9 +35,8 @@ BUSY_TIMEOUT_S = 60
 # Written into the SQLite header (bytes 68-71, "AWWF") so a writer can tell its own files.
 APPLICATION_ID = 0x41575746
 SCHEMA_VERSION = 1
-# LangGraph's checkpoint tables, the tournament's result rows and the batch's failed games.
-OWN_TABLES = frozenset({"checkpoints", "writes", "results", "failures"})
-SQLITE_MAGIC = b"SQLite format 3\x00"
+# LangGraph's checkpoint tables, tournaments' designs and result rows, batches' failed games.
+OWN_TABLES = frozenset({"checkpoints", "writes", "results", "failures", "tournaments"})
 
 
 # Types restored from checkpoints. The serializer refuses unlisted classes (a saved game
@@ -75,10 +75,23 @@ def _check_file(path: Path, *, create: bool) -> None:
         raise StoreError(f"{path} is a directory, not a game database")
     if not path.is_file():
         raise StoreError(f"{path} is not a regular file")
-    if path.stat().st_size > 0:
-        with path.open("rb") as f:
-            if f.read(16) != SQLITE_MAGIC:
-                raise StoreError(f"{path} is not a SQLite database")
+    if path.stat().st_size > 0 and not _is_sqlite(path):
+        raise StoreError(f"{path} is not a SQLite database")
+
+
+def _is_sqlite(path: Path) -> bool:
+    """Whether the file starts with SQLite's header, read through SQLite itself: closing a
+    plain file handle on a database would drop every lock this process's connections hold
+    on it (POSIX), and another process closing its last connection would then delete the
+    -wal and -shm under them ("disk I/O error"). SQLite's own files are closed safely."""
+    probe = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro&immutable=1", uri=True)
+    try:
+        probe.execute("PRAGMA schema_version").fetchone()
+    except sqlite3.DatabaseError:
+        return False
+    finally:
+        probe.close()
+    return True
 
 
 def _readonly_uri(path: Path) -> str:
@@ -138,6 +151,16 @@ def _check_identity(conn: sqlite3.Connection, path: Path, *, readonly: bool) -> 
     return True
 
 
+def _check_integrity(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a database that fails SQLite's own check (a truncated file, a flipped page)
+    before anything is written into it: a reader of such a file fails on its first damaged
+    page, and a writer must not add games to it."""
+    problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check(3)")]
+    if problems != ["ok"]:
+        found = " ".join("; ".join(problems).replace("*** in database main ***", "").split())
+        raise StoreError(f"{path} is damaged (SQLite's check: {found})")
+
+
 def _open_readonly(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(_readonly_uri(path), uri=True, check_same_thread=False)
     try:
@@ -154,6 +177,8 @@ def _open_writable(path: Path) -> sqlite3.Connection:
         if not _check_identity(conn, path, readonly=False):
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        else:
+            _check_integrity(conn, path)
         conn.execute("PRAGMA journal_mode=WAL")
         # WAL with synchronous=NORMAL survives a process kill (only an OS crash can lose
         # the last commits); FULL would cost ~4x per step (notes/langgraph.md).

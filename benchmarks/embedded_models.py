@@ -14,7 +14,7 @@ every model with as many games; running it again continues where it stopped. Eac
 wall time and the machine's load average are appended to `OUT/LABEL.jsonl`.
 
 `table` reads the databases read-only and prints one Markdown row per model: the blunder
-rates of `autowerewolf.evaluation.blunders` (each metric and overall, blunders /
+rates of `autowerewolf.evaluation.games.blunders` (each metric and overall, blunders /
 opportunities over all games), the share of decisions that fell back to a random choice,
 the share of speeches and wolf messages that stayed out of character (an assistant's
 apology or refusal, `prompts/second_look.py`) and the median seconds per game.
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.backends.local_server import LocalServer
-from autowerewolf.evaluation.blunders import Tally, blunders, merge, total
+from autowerewolf.evaluation.games.blunders import Tally, blunders, merge, total
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import (
     DEFAULT_MODELS,
@@ -37,10 +37,12 @@ from autowerewolf.players.factory import (
     ModelPool,
     PlayerBuilder,
 )
+from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
-from autowerewolf.prompts.second_look import out_of_character
+from autowerewolf.prompts.second_look import speech_out_of_character
 from autowerewolf.rules.config import GameSetup
-from autowerewolf.runner import Games
+from autowerewolf.rules.events import EventKind
+from autowerewolf.runner import GameRecord, Games
 
 METRICS = (
     "wolf_self_kill",
@@ -103,6 +105,16 @@ def play_game(label: str, path: Path, seed: int, out: Path) -> None:
     print(json.dumps(line), flush=True)
 
 
+def _out_of_character(game: GameRecord, record: DecisionRecord) -> bool:
+    """By the widened definition: apologies, recited prompts, acts against what the seat
+    knew by that day (a Seer's results, a Witch's saves)."""
+    role = game.game.seat(record.seat).role
+    mine = [e for e in game.events if e.seat == record.seat and e.day <= record.day]
+    checks = {e.target: e.value for e in mine if e.kind is EventKind.SEER_RESULT and e.target}
+    saved = [e.target for e in mine if e.kind is EventKind.WITCH_CURE and e.target]
+    return speech_out_of_character(record, role, checks, saved)
+
+
 def table(out: Path) -> None:
     print(
         "| model | games | "
@@ -123,9 +135,9 @@ def table(out: Path) -> None:
                 llm = [r for r in record.records if r.player == "llm" and r.purpose == "decision"]
                 decisions += len(llm)
                 fallbacks += sum(r.fallback for r in llm)
-                said = [r.text for r in llm if r.text]
+                said = [r for r in llm if r.text]
                 texts += len(said)
-                refusals += sum(out_of_character(t) for t in said)
+                refusals += sum(_out_of_character(record, r) for r in said)
         finally:
             games.close()
         timings = out / f"{label}.jsonl"  # absent until the model's first game has ended

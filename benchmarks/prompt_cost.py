@@ -25,8 +25,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage
-from pydantic import BaseModel
+from langchain_core.messages import BaseMessage
 
 from autowerewolf.backends.config import ModelConfig
 from autowerewolf.graph.context import GameContext
@@ -40,24 +39,27 @@ from autowerewolf.runner import GameRecord, Games
 # The fake model lives in the tests package, which is not installed: run as a script, the
 # repository root is not on the path.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.fakes.chat import FakeChatModel
+from tests.fakes.chat import FakeChatModel, legal_json
 
 
-class TimedFake(FakeChatModel):
-    """The fake model, counting the CPU it spends itself."""
+class TimedAnswers:
+    """The fake model's answers (tests/fakes/chat.py), counting the CPU spent writing them:
+    the model's side. The client's side (LangChain and the OpenAI SDK building the request
+    and parsing the answer) is the project's own cost, as with a real server."""
 
-    cpu_s: float = 0.0
+    def __init__(self) -> None:
+        self.cpu_s = 0.0
 
-    def _answer(self, messages: list[BaseMessage], schema: type[BaseModel]) -> AIMessage:
+    def __call__(self, messages: list[BaseMessage], schema: dict[str, Any]) -> str:
         began = time.process_time()
         try:
-            return super()._answer(messages, schema)
+            return legal_json(messages, schema)
         finally:
             self.cpu_s += time.process_time() - began
 
 
 class FakePool(ModelPool):
-    def __init__(self, chat: TimedFake) -> None:
+    def __init__(self, chat: FakeChatModel) -> None:
         super().__init__()
         self.fake = chat
 
@@ -75,7 +77,8 @@ def shared_prefix(a: str, b: str) -> int:
 
 
 def fake_game(seed: int, agents: AgentChoice) -> dict[str, Any]:
-    chat = TimedFake()
+    answers = TimedAnswers()
+    chat = FakeChatModel(answers)
     seating = Seating(default="llm", agents=agents)
     with tempfile.TemporaryDirectory() as tmp:
         games = Games(
@@ -101,7 +104,7 @@ def fake_game(seed: int, agents: AgentChoice) -> dict[str, Any]:
     return {
         "records": record.records,
         "steps": record.game.ply,
-        "cpu_ms_per_step": 1000 * (cpu - chat.cpu_s) / record.game.ply,
+        "cpu_ms_per_step": 1000 * (cpu - answers.cpu_s) / record.game.ply,
         "cacheable": cacheable / total,
         "days": record.game.day,
     }

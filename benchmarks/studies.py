@@ -21,15 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from autowerewolf.backends.config import PlayerModels
+from autowerewolf.evaluation.bootstrap import Resamples
 from autowerewolf.evaluation.experiments import ExperimentSpec, prepare, run_experiment, summarize
-from autowerewolf.evaluation.export import export
-from autowerewolf.evaluation.gte import gte_ratings
-from autowerewolf.evaluation.metrics import Aggregator
-from autowerewolf.evaluation.position_run import RunSpec, UnderTest, run_positions
-from autowerewolf.evaluation.position_scores import summarize as summarize_positions
-from autowerewolf.evaluation.positions import Filters, PositionItem, build_items
-from autowerewolf.evaluation.results import iter_rows
+from autowerewolf.evaluation.export.jsonl import export
+from autowerewolf.evaluation.positions.items import Filters, PositionItem, build_items
+from autowerewolf.evaluation.positions.run import RunSpec, UnderTest, run_positions
+from autowerewolf.evaluation.positions.scores import summarize as summarize_positions
+from autowerewolf.evaluation.ratings.gte import gte_ratings
+from autowerewolf.evaluation.report.metrics import Aggregator
 from autowerewolf.evaluation.saved import SavedGames
+from autowerewolf.evaluation.tournament.results import iter_rows
 from autowerewolf.players.factory import DEFAULT_MODELS, load_models
 from autowerewolf.rules.engine import pending_decision
 
@@ -44,7 +45,10 @@ def timed(label: str, run: Callable[[], Any]) -> Any:
 def cell(block: dict[str, Any]) -> str:
     if block["mean"] is None:
         return "n/a"
-    return f"{block['mean']:.3f} [{block['lo']:.3f}, {block['hi']:.3f}] (n={block['n']})"
+    return (
+        f"{block['mean']:.3f} [{block['lo']:.3f}, {block['hi']:.3f}] "
+        f"({block['n']} items, {block['games']} games; chance {block['chance']:.3f})"
+    )
 
 
 def positions(
@@ -112,7 +116,8 @@ def main() -> None:
     print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        items = timed("positions build", lambda: list(build_items(args.db, Filters())))
+        every_kind = Filters(references=frozenset({"all"}))
+        items = timed("positions build", lambda: list(build_items(args.db, every_kind)))
         print(f"  {len(items)} items")
         heuristic = [i for i in items if i.answer_key.source.player == "heuristic"]
         for kind in ("heuristic", "random"):
@@ -124,7 +129,7 @@ def main() -> None:
         agg = Aggregator().add_all(iter_rows(args.db))
         timed(
             "GTE ratings, 200 resamples",
-            lambda: gte_ratings(agg.teams, agg.contestants, resamples=200),
+            lambda: gte_ratings(agg.teams, agg.contestants, Resamples(len(agg.teams), 200, 0)),
         )
         timed("export", lambda: export(args.db, out / "export"))
         if args.experiment:

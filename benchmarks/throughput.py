@@ -3,6 +3,7 @@ LLM player on the simulated model (1 s +- 0.3 s per call by default), so the pla
 prompt building, the graph, the rules and the checkpoints are all paid for.
 
     python benchmarks/throughput.py --db sqlite --concurrency 1 10 100 500 1000
+    python benchmarks/throughput.py --processes 2 --concurrency 400
     python benchmarks/throughput.py --db postgres --concurrency 100 500
     python benchmarks/throughput.py --ray --concurrency 500 --games 1000
 
@@ -14,6 +15,11 @@ steps/s divided by the mean steps per game, the steadier figure for short window
 ideal is C x 3600 / (decision rounds per game x latency): a game cannot be faster than its
 rounds of model calls (a simultaneous vote is one round). Memory: RSS growth over the
 process's RSS before the games, per 100 concurrent games.
+
+Every core (`--processes N`, as `batch` plays by default: one event loop per process, one
+database): N such processes start together, the C slots split among them, each measuring
+the same warm-up and window; games/hour and CPU are summed over the processes (CPU per game
+is all their CPU over all their games), memory is per 100 concurrent games of a process.
 
 Ray (`--ray`): a local cluster (head and two worker nodes on this machine, PostgreSQL) plays
 a complete batch of `--games` games with `--concurrency` games per worker; games/hour is
@@ -32,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +144,7 @@ async def steady_state(db: Database, args: argparse.Namespace, server: list[int]
         async def slot(delay: float) -> None:
             await asyncio.sleep(delay)
             while not stop:
-                await runner.play(game(f"c{args.one}", next(seeds)), note)
+                await runner.play(game(args.prefix, next(seeds)), note)
 
         rng = random.Random(0)
         slots = [asyncio.create_task(slot(rng.uniform(0, args.stagger))) for _ in range(args.one)]
@@ -162,19 +168,34 @@ async def steady_state(db: Database, args: argparse.Namespace, server: list[int]
         server_cpu=s1 - s0,
         wall=t1 - t0,
     )
-    games_by_steps = window.steps / window.game_steps
     return {
-        "games_per_hour": window.done / window.wall * 3600,
-        "games_per_hour_by_steps": games_by_steps / window.wall * 3600,
-        "ideal_games_per_hour": args.one * 3600 / (window.rounds * args.latency),
-        "rounds_per_game": window.rounds,
-        "steps_per_game": window.game_steps,
-        "cpu_s_per_game": window.cpu / max(games_by_steps, 1e-9),
-        "server_cpu_s_per_game": window.server_cpu / max(games_by_steps, 1e-9),
-        "cpu_share_of_a_core": window.cpu / window.wall,
-        "mb_per_100_games": (peak - base) / args.one * 100,
+        **asdict(window),
+        "games_by_steps": window.steps / window.game_steps,
+        "slots": args.one,
+        "rss_growth_mb": peak - base,
         "base_mb": base,
         "games_finished_total": len(finished),
+    }
+
+
+def summary(parts: list[dict[str, Any]], latency: float) -> dict[str, Any]:
+    """The figures of one measurement over its processes (one, or `--processes`)."""
+    wall = sum(p["wall"] for p in parts) / len(parts)
+    by_steps = sum(p["games_by_steps"] for p in parts)
+    cpu = sum(p["cpu"] for p in parts)
+    rounds = round(sum(p["rounds"] for p in parts) / len(parts))
+    return {
+        "games_per_hour": sum(p["done"] / p["wall"] for p in parts) * 3600,
+        "games_per_hour_by_steps": by_steps / wall * 3600,
+        "ideal_games_per_hour": sum(p["slots"] for p in parts) * 3600 / (rounds * latency),
+        "rounds_per_game": rounds,
+        "steps_per_game": round(sum(p["game_steps"] for p in parts) / len(parts)),
+        "cpu_s_per_game": cpu / max(by_steps, 1e-9),
+        # Every process measures the same server over (nearly) the same window: one counts.
+        "server_cpu_s_per_game": parts[0]["server_cpu"] / max(by_steps, 1e-9),
+        "cores_used": cpu / wall,
+        "mb_per_100_games": sum(p["rss_growth_mb"] / p["slots"] * 100 for p in parts) / len(parts),
+        "base_mb": sum(p["base_mb"] for p in parts) / len(parts),
     }
 
 
@@ -188,25 +209,43 @@ def one(args: argparse.Namespace) -> None:
     print(json.dumps(result), flush=True)
 
 
+def shares(total: int, processes: int) -> list[int]:
+    """`total` game slots split over `processes` as evenly as they go."""
+    return [total // processes + (i < total % processes) for i in range(processes)]
+
+
 def measure(args: argparse.Namespace, db_arg: list[str], label: str) -> None:
     for concurrency in args.concurrency:
         load = os.getloadavg()[0]
-        command = [sys.executable, __file__, "--one", str(concurrency), *db_arg]
-        command += ["--latency", str(args.latency), "--jitter", str(args.jitter)]
-        command += ["--stagger", str(args.stagger), "--warmup", str(args.warmup)]
-        command += ["--window", str(args.window)]
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode:
-            print(f"C={concurrency} failed: {done.stderr[-2000:]}", flush=True)
+        children = []
+        for index, slots in enumerate(shares(concurrency, args.processes)):
+            command = [sys.executable, __file__, "--one", str(slots), *db_arg]
+            command += ["--prefix", f"c{concurrency}p{index}"]
+            command += ["--latency", str(args.latency), "--jitter", str(args.jitter)]
+            command += ["--stagger", str(args.stagger), "--warmup", str(args.warmup)]
+            command += ["--window", str(args.window)]
+            children.append(
+                subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            )
+        parts, failed = [], []
+        for child in children:
+            out, err = child.communicate()
+            if child.returncode:
+                failed.append(err[-2000:])
+            else:
+                parts.append(json.loads(out.strip().splitlines()[-1]))
+        if failed:
+            print(f"C={concurrency} failed: {failed[0]}", flush=True)
             continue
-        r = json.loads(done.stdout.strip().splitlines()[-1])
+        r = summary(parts, args.latency)
+        where = f"{label} {args.processes} processes" if args.processes > 1 else label
         print(
-            f"[load {load:.1f}->{os.getloadavg()[0]:.1f}] {label} C={concurrency}: "
+            f"[load {load:.1f}->{os.getloadavg()[0]:.1f}] {where} C={concurrency}: "
             f"{r['games_per_hour']:.0f} games/h ({r['games_per_hour_by_steps']:.0f} by steps; "
             f"ideal {r['ideal_games_per_hour']:.0f}, {r['rounds_per_game']} rounds x "
             f"{args.latency} s); CPU {r['cpu_s_per_game']:.3f} s/game "
-            f"(+{r['server_cpu_s_per_game']:.3f} server), {r['cpu_share_of_a_core']:.2f} core; "
-            f"{r['mb_per_100_games']:.1f} MB per 100 games over {r['base_mb']:.0f} MB",
+            f"(+{r['server_cpu_s_per_game']:.3f} server), {r['cores_used']:.2f} cores; "
+            f"{r['mb_per_100_games']:.1f} MB per 100 games of a process over {r['base_mb']:.0f} MB",
             flush=True,
         )
 
@@ -257,11 +296,15 @@ def main() -> None:
     parser.add_argument("--stagger", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=60.0)
     parser.add_argument("--window", type=float, default=120.0)
+    parser.add_argument(
+        "--processes", type=int, default=1, help="processes sharing the C slots (as batch)"
+    )
     parser.add_argument("--ray", action="store_true")
     parser.add_argument("--games", type=int, default=400, help="--ray: games in the batch")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--file", help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
+    parser.add_argument("--prefix", default="c", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         one(args)

@@ -1,7 +1,9 @@
 """The game as a LangGraph state machine: one node per step of the rules' step table, edges
 where the table says a step may lead."""
 
-from langgraph._internal._runnable import RunnableCallable
+from typing import Any
+
+from langchain_core.runnables import Runnable, RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
@@ -20,15 +22,30 @@ def route(state: GameGraphState) -> str:
     return game_of(state).step
 
 
+class Router(Runnable[GameGraphState, str]):
+    """`route` as an untraced Runnable: a plain function here would open a callback run,
+    and under `astream` hop to a worker thread, at every step."""
+
+    name = "route"
+
+    def invoke(
+        self, input: GameGraphState, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> str:
+        return route(input)
+
+    async def ainvoke(
+        self, input: GameGraphState, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> str:
+        return route(input)
+
+
 def build_graph() -> StateGraph[GameGraphState, GameContext, GameInput, GameGraphState]:
     builder: StateGraph[GameGraphState, GameContext, GameInput, GameGraphState] = StateGraph(
         GameGraphState, context_schema=GameContext, input_schema=GameInput
     )
     builder.add_node("setup", setup)
     builder.add_edge(START, "setup")
-    # Untraced: a plain function here would open a callback run, and under `astream` hop to a
-    # worker thread, at every step.
-    router = RunnableCallable(route, name="route", trace=False)
+    router = Router()
     builder.add_conditional_edges("setup", router, [FIRST_STEP])
     for name, step in STEPS.items():
         if step.kind is StepKind.END:

@@ -3,6 +3,10 @@
 import threading
 from dataclasses import dataclass, field
 from functools import cache
+from typing import ClassVar
+
+from pydantic import ConfigDict
+from pydantic.json_schema import SkipJsonSchema
 
 from autowerewolf.players.base import Player
 from autowerewolf.players.factory import PlayerBuilder, PlayerFactory
@@ -12,17 +16,34 @@ from autowerewolf.rules.views import SeatView
 
 @dataclass
 class GameContext:
-    """Passed on every invoke/resume (it is not checkpointed)."""
+    """Passed on every invoke/resume (it is not checkpointed).
 
-    player_factory: PlayerFactory = field(
+    LangGraph Studio shows its JSON schema (`get_context_jsonschema`): the player factory is
+    a live object, never JSON, so it is left out of the schema; what a run may set is the
+    plain fields."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(arbitrary_types_allowed=True)
+
+    player_factory: SkipJsonSchema[PlayerFactory] = field(
         default_factory=PlayerBuilder,
         metadata={
             "description": "Builds a seat's live player from its kind and its own view; "
             "holds the model configs and clients of LLM seats."
         },
     )
-    _players: dict[tuple[str, str], Player] = field(default_factory=dict, init=False, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    night_call_s: float = field(
+        default=0.0,
+        metadata={
+            "description": "When a human sits at the table, every night lasts at least this "
+            "many seconds per night role of the board, so its length tells nothing about who "
+            "holds which role (nodes/night_clock.py). The web server sets it; 0: off."
+        },
+    )
+
+    def __post_init__(self) -> None:
+        # Live state, not fields: not part of the context's schema nor of its repr.
+        self._players: dict[tuple[str, str], Player] = {}
+        self._lock = threading.Lock()
 
     def player(self, game_id: str, seating: Seating, view: SeatView) -> Player:
         """The seat's live player in this game, built once and reused for the whole run."""
@@ -34,10 +55,13 @@ class GameContext:
             return self._players[key]
 
     def forget(self, game_id: str) -> None:
-        """Drop a finished game's live players (their memory is in the game's records)."""
+        """Drop a finished game's live players (their memory is in the game's records),
+        closing those that hold a resource (an agent's program)."""
         with self._lock:
             for key in [k for k in self._players if k[0] == game_id]:
-                del self._players[key]
+                close = getattr(self._players.pop(key), "close", None)
+                if callable(close):
+                    close()
 
 
 @cache

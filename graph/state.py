@@ -7,9 +7,14 @@ what a step added, not the whole list again.
 """
 
 from collections.abc import Mapping
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
 
 from langgraph.channels import DeltaChannel
+from pydantic import Field
+
+# Pydantic (and so Studio's input form, `get_input_jsonschema`) reads TypedDicts only from
+# typing_extensions before Python 3.12.
+from typing_extensions import TypedDict
 
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
@@ -26,8 +31,12 @@ def extend(current: list[Any], writes: list[list[Any]]) -> list[Any]:
 
 
 class GameInput(TypedDict, total=False):
-    setup: GameSetup  # the game to create: board, rule flags, seed
-    seating: Seating  # who plays which seat
+    setup: Annotated[
+        GameSetup, Field(description="The game to create: board, rule flags, seed, deal.")
+    ]
+    seating: Annotated[
+        Seating, Field(description="Who plays which seat: player kinds, scripts, agents, probes.")
+    ]
 
 
 class GameGraphState(GameInput, total=False):

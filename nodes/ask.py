@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from langgraph.types import interrupt
@@ -26,7 +27,7 @@ from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Action, PendingDecision
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.rng import seat_seed
 from autowerewolf.rules.state import GameState
-from autowerewolf.rules.views import seat_view
+from autowerewolf.rules.views import PlayerInfo, public_players, seat_view
 
 HUMAN_TRANSCRIPT_LINES = 40
 
@@ -42,9 +43,13 @@ class Table:
     seating: Seating
 
     @property
-    def player_seed(self) -> int:
-        seed = self.seating.player_seed
-        return self.game.config.seed if seed is None else seed
+    def player_root(self) -> int:
+        return self.game.config.player_root(self.seating.player_seed)
+
+    @cached_property
+    def players(self) -> tuple[PlayerInfo, ...]:
+        """The public facts of every seat: the same in each asked seat's view."""
+        return public_players(self.game)
 
     def request(
         self, seat: str, decision: PendingDecision, purpose: Purpose = "decision"
@@ -52,8 +57,8 @@ class Table:
         """The seat's question. Its history leaves out probe answers: a probe must never
         change how a seat plays (docs/evaluation.md, "Probes")."""
         return DecisionRequest(
-            view=seat_view(self.game, self.events, seat, decision),
-            seed=seat_seed(self.player_seed, seat),
+            view=seat_view(self.game, self.events, seat, decision, self.players),
+            seed=seat_seed(self.player_root, seat),
             history=tuple(r for r in self.records if r.seat == seat and r.purpose != "probe"),
             purpose=purpose,
         )
@@ -210,7 +215,11 @@ def ask_humans(requests: Mapping[str, DecisionRequest]) -> dict[str, Answer]:
             except ValueError as err:
                 errors[seat] = str(err)
                 continue
-            answers[seat] = Answer(action, plain_record(request, "human", action))
+            record = plain_record(request, "human", action)
+            answered_in = raw.get("answer_s") if isinstance(raw, dict) else None
+            if isinstance(answered_in, int | float) and 0 <= answered_in < 10**6:
+                record = record.model_copy(update={"latency_s": float(answered_in)})
+            answers[seat] = Answer(action, record)
         if not errors:
             return answers
         payload = {**payload, "errors": errors}

@@ -6,11 +6,14 @@ the first; the asynchronous runner's `astream` the second); they share everythin
 asking (`ask` or `aask`).
 """
 
+import asyncio
+import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
-from langgraph._internal._runnable import RunnableCallable
+from langchain_core.runnables import Runnable, RunnableConfig
 from langgraph.config import get_config
-from langgraph.runtime import Runtime
+from langgraph.runtime import Runtime, get_runtime
 
 from autowerewolf.graph.context import GameContext, default_context
 from autowerewolf.graph.state import (
@@ -21,10 +24,11 @@ from autowerewolf.graph.state import (
     seating_of,
 )
 from autowerewolf.nodes.ask import Table, aask, ask
+from autowerewolf.nodes.night_clock import dawn_wait_s, night_begins
 from autowerewolf.nodes.probes import aprobe, probe, probes_after, probes_before
 from autowerewolf.rules.decisions import PendingDecision
 from autowerewolf.rules.engine import apply, pending_decision
-from autowerewolf.rules.state import GameState
+from autowerewolf.rules.state import GameState, Step
 
 
 def game_id() -> str:
@@ -37,16 +41,34 @@ def context_of(runtime: Runtime[GameContext]) -> GameContext:
     return runtime.context if runtime.context is not None else default_context()
 
 
-def both_ways(
-    name: str,
-    func: Callable[..., GameGraphState],
-    afunc: Callable[..., Awaitable[GameGraphState]],
-) -> RunnableCallable:
-    """A node with both bodies. LangGraph injects `runtime` as named in `func`'s signature,
-    so both take the same parameters. No tracing: a callback run per step costs more than
-    the step (docs/scale.md)."""
-    func.__name__ = afunc.__name__ = name
-    return RunnableCallable(func, afunc, name=name, trace=False)
+Body = Callable[[GameGraphState, Runtime[GameContext]], GameGraphState]
+AsyncBody = Callable[[GameGraphState, Runtime[GameContext]], Awaitable[GameGraphState]]
+
+
+class Node(Runnable[GameGraphState, GameGraphState]):
+    """A node with both bodies, on LangGraph's and LangChain's public API: `invoke` runs the
+    synchronous one, `ainvoke` awaits the asynchronous one, each with the run's `Runtime`
+    (`get_runtime`). No tracing: a callback run per step costs more than the step
+    (docs/scale.md), and a plain Runnable opens none."""
+
+    def __init__(self, name: str, func: Body, afunc: AsyncBody) -> None:
+        self.name = name
+        self.func, self.afunc = func, afunc
+
+    def invoke(
+        self, input: GameGraphState, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> GameGraphState:
+        return self.func(input, get_runtime(GameContext))
+
+    async def ainvoke(
+        self, input: GameGraphState, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> GameGraphState:
+        return await self.afunc(input, get_runtime(GameContext))
+
+
+def both_ways(name: str, func: Body, afunc: AsyncBody) -> Node:
+    """A node with both bodies (named `name` in the graph)."""
+    return Node(name, func, afunc)
 
 
 def _table(state: GameGraphState, step: str) -> tuple[GameState, PendingDecision | None, Table]:
@@ -57,20 +79,31 @@ def _table(state: GameGraphState, step: str) -> tuple[GameState, PendingDecision
     return game, pending_decision(game), table
 
 
+def _night_wait_s(context: GameContext, table: Table) -> float:
+    """The moderator's night clock (nodes/night_clock.py): marks a night's first call, and
+    says how long dawn must wait."""
+    if table.game.step == Step.WOLVES:
+        night_begins(table.game_id, table.game.day)
+    if table.game.step != Step.DAWN:
+        return 0.0
+    return dawn_wait_s(table.game_id, table.game, table.seating, context.night_call_s)
+
+
 def _applied(game: GameState) -> GameGraphState:
     """An automatic step: nobody is asked."""
     next_game, events = apply(game)
     return {"game": next_game, "events": events, "records": []}
 
 
-def phase_node(step: str) -> RunnableCallable:
+def phase_node(step: str) -> Node:
     """The node for one step of the rules (named after it in the graph)."""
 
     def run_phase(state: GameGraphState, runtime: Runtime[GameContext]) -> GameGraphState:
         game, decision, table = _table(state, step)
+        context = context_of(runtime)
+        time.sleep(_night_wait_s(context, table))
         if decision is None:
             return _applied(game)
-        context = context_of(runtime)
         answers, records = ask(context, table, decision)
         records += probe(context, probes_before(table, decision, records))
         next_game, events = apply(game, answers, decision)
@@ -79,9 +112,10 @@ def phase_node(step: str) -> RunnableCallable:
 
     async def arun_phase(state: GameGraphState, runtime: Runtime[GameContext]) -> GameGraphState:
         game, decision, table = _table(state, step)
+        context = context_of(runtime)
+        await asyncio.sleep(_night_wait_s(context, table))
         if decision is None:
             return _applied(game)
-        context = context_of(runtime)
         answers, records = await aask(context, table, decision)
         records += await aprobe(context, probes_before(table, decision, records))
         next_game, events = apply(game, answers, decision)

@@ -5,8 +5,9 @@ A probe is asked at one game state, from the seats' views at that state:
 
 * before the step's answers are applied, from the views its decision was asked from:
   `pre_vote` when the day's last discussion speech is pending (the sheriff's summary, or
-  the last speech without a sheriff); `role_estimates` when the day's first exile vote is
-  pending (the end of the discussion) and when a night has just fallen (Night 2 on);
+  the last speech without a sheriff); `role_estimates` when the day's first exile vote (or
+  a roll call's first ballot) is pending (the end of the discussion) and when a night has
+  just fallen (Night 2 on);
 * after they are applied: `speech_votes` after each discussion speech.
 
 A probe's key is the key of the decision it accompanies, then its name
@@ -30,6 +31,7 @@ from autowerewolf.prompts.probes import PRE_VOTE, SPEECH_VOTES
 from autowerewolf.rules import day, discussion
 from autowerewolf.rules.decisions import Options, PendingDecision
 from autowerewolf.rules.events import Event, EventKind
+from autowerewolf.rules.keys import probe_key
 from autowerewolf.rules.state import GameState, Step
 
 
@@ -44,7 +46,10 @@ def questions_before(table: Table) -> list[Question]:
     questions = []
     if PRE_VOTE in probes and discussion.last_speech_pending(game):
         questions.append(Question(PRE_VOTE, day.first_round_options(game)))
-    debate_over = game.step == Step.EXILE_VOTE and game.vote.round == 1
+    # The discussion is over: the first exile vote, or a roll call's first ballot, is pending.
+    debate_over = (game.step == Step.EXILE_VOTE and game.vote.round == 1) or (
+        game.step == Step.EXILE_ROLL_CALL and not game.vote.ballots
+    )
     night_fallen = (
         game.day > 1 and bool(table.events) and table.events[-1].kind is EventKind.NIGHT_START
     )
@@ -76,7 +81,7 @@ def probe_requests(
     """The automatic seats' requests for one probe asked beside `decision`."""
     probe = PendingDecision(
         step=question.probe,
-        key=f"{decision.key}:{question.probe}",
+        key=probe_key(decision.key, question.probe),
         options=question.options,
         simultaneous=True,
     )

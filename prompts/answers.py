@@ -8,17 +8,20 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from autowerewolf.prompts.speech_acts import speech_field
 from autowerewolf.rules.steps import TextKind
 
 
 @dataclass(frozen=True)
 class Bounds:
-    """The longest private reasoning, speech and wolf message a model may write (characters).
-    The rules cap any text at rules.decisions.MAX_TEXT_CHARS."""
+    """The longest private reasoning, speech and wolf message a model may write (characters),
+    and whether its speeches are structured acts (prompts/speech_acts.py) instead of free
+    text. The rules cap any text at rules.decisions.MAX_TEXT_CHARS."""
 
     reasoning: int
     speech: int
     message: int
+    speech_acts: bool = False
 
 
 # A 12-player game on 2 CPU cores is dominated by generated tokens: short answers.
@@ -36,13 +39,32 @@ class AnswerBase(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-@lru_cache(maxsize=SCHEMA_CACHE_SIZE)
 def answer_schema(
-    text: TextKind | None, options: tuple[str, ...], bounds: Bounds = COMPACT
+    text: TextKind | None,
+    options: tuple[str, ...],
+    bounds: Bounds = COMPACT,
+    seats: tuple[str, ...] = (),
+    roles: tuple[str, ...] = (),
 ) -> type[AnswerBase]:
     """The schema of one decision: private reasoning first (so the model thinks before it
     chooses), `choice` among `options`, plus the step's free text (a speech or a wolf
-    message) if it takes one."""
+    message) if it takes one; with `bounds.speech_acts`, a speech is one to three acts about
+    `seats` (and claims among `roles`) instead."""
+    if not (text == "speech" and bounds.speech_acts):
+        # Unused, so not part of the cache key: every vote with the same options shares
+        # one class whoever is alive (a miss costs ~1 ms of CPU, a tenth of a call's).
+        seats, roles = (), ()
+    return _answer_schema(text, options, bounds, seats, roles)
+
+
+@lru_cache(maxsize=SCHEMA_CACHE_SIZE)
+def _answer_schema(
+    text: TextKind | None,
+    options: tuple[str, ...],
+    bounds: Bounds,
+    seats: tuple[str, ...],
+    roles: tuple[str, ...],
+) -> type[AnswerBase]:
     fields: dict[str, object] = {
         "reasoning": (
             str,
@@ -53,7 +75,9 @@ def answer_schema(
         ),
         "choice": (Literal[options], Field(description="One of the legal choices.")),
     }
-    if text == "speech":
+    if text == "speech" and bounds.speech_acts and seats:
+        fields["acts"] = speech_field(seats, roles)
+    elif text == "speech":
         fields["speech"] = (
             str,
             Field(

@@ -28,14 +28,26 @@ def _escape_char(char: str) -> str:
     return char
 
 
+def _plain(text: str) -> bool:
+    """Whether no character of `text` needs escaping, checked in C: a printable character
+    (str.isprintable) is in none of the unsafe categories, nor a newline, return or tab."""
+    return text.isprintable() and '"' not in text and "\\" not in text
+
+
 def quote(text: str | None) -> str:
     """A player's text as one safe, quoted unit."""
-    return '"' + "".join(_escape_char(c) for c in (text or "")) + '"'
+    text = text or ""
+    if _plain(text):  # nearly every text: no per-character work
+        return f'"{text}"'
+    return '"' + "".join(_escape_char(c) for c in text) + '"'
 
 
 def safe(text: str | None) -> str:
     """Text shown unquoted (names, reasons) with any unsafe character escaped."""
-    return "".join(_escape_char(c) if c not in '"\\' else c for c in (text or ""))
+    text = text or ""
+    if _plain(text):
+        return text
+    return "".join(_escape_char(c) if c not in '"\\' else c for c in text)
 
 
 def _who(seat: str | None) -> str:
@@ -49,6 +61,48 @@ def _private(event: Event, reader: str | None, tag: str, mine: str, theirs: str)
         if reader is not None and reader == event.seat
         else f"[{tag} {event.seat}] {theirs}"
     )
+
+
+def revealed_roles(text: str | None) -> dict[str, str]:
+    """Roles a death announcement reveals (`reveal_role_on_death`): its text is
+    "P03=seer, P05=werewolf", an exile's "role=werewolf"."""
+    pairs = (item.split("=", 1) for item in (text or "").split(", ") if "=" in item)
+    return {seat: role for seat, role in pairs}
+
+
+def _a(role: str) -> str:
+    return f"an {role}" if role[:1] in "aeiou" else f"a {role}"
+
+
+def _dead(seats: Sequence[str], text: str | None) -> str:
+    roles = revealed_roles(text)
+    return ", ".join(f"{s} ({_a(safe(roles[s]))})" if s in roles else s for s in seats)
+
+
+def _drawn(e: Event) -> str:
+    return f" (drawn by lot among {', '.join(e.targets)})" if e.targets else ""
+
+
+def _exiled(e: Event) -> str:
+    role = revealed_roles(e.text).get("role")
+    revealed = f" and revealed as {_a(safe(role))}" if role else ""
+    return f"{e.target} is exiled{_drawn(e)}{revealed}."
+
+
+def _seer_result(e: Event, r: str | None) -> str:
+    found = f"{_a(safe(e.text))} ({e.value})" if e.text else e.value
+    return _private(e, r, "seer", f"{e.target} is {found}.", f"checks {e.target}: {found}.")
+
+
+def _wolf_target(e: Event) -> str:
+    how = {"tie_broken": " (a tie, drawn by lot)", "all_abstained": " (nobody proposed, drawn)"}
+    return f"[wolves] The pack's target is {_who(e.target)}{how.get(e.value or '', '')}."
+
+
+def _guard(e: Event, r: str | None) -> str:
+    if e.value == "saved":
+        return _private(e, r, "guard", f"Your protection saved {e.target}.", f"saved {e.target}.")
+    return _private(e, r, "guard", f"You protect {_who(e.target)}.", f"protects {_who(e.target)}.")
 
 
 Format = Callable[[Event, str | None], str]
@@ -65,10 +119,8 @@ _FORMATS: dict[EventKind, Format] = {
         f"[wolves] {e.actor} proposes to kill {_who(e.target)}"
         + (f", saying {quote(e.text)}." if e.text else ".")
     ),
-    EventKind.WOLF_TARGET: lambda e, r: f"[wolves] The pack's target is {_who(e.target)}.",
-    EventKind.SEER_RESULT: lambda e, r: _private(
-        e, r, "seer", f"{e.target} is {e.value}.", f"checks {e.target}: {e.value}."
-    ),
+    EventKind.WOLF_TARGET: lambda e, r: _wolf_target(e),
+    EventKind.SEER_RESULT: _seer_result,
     EventKind.WITCH_INFO: lambda e, r: _private(
         e,
         r,
@@ -82,9 +134,7 @@ _FORMATS: dict[EventKind, Format] = {
     EventKind.WITCH_POISON: lambda e, r: _private(
         e, r, "witch", f"You poison {e.target}.", f"poisons {e.target}."
     ),
-    EventKind.GUARD: lambda e, r: _private(
-        e, r, "guard", f"You protect {_who(e.target)}.", f"protects {_who(e.target)}."
-    ),
+    EventKind.GUARD: _guard,
     EventKind.DEATH: lambda e, r: f"(moderator) {e.target} dies: {e.value}.",
     EventKind.DAY_START: lambda e, r: f"Day {e.day} begins.",
     EventKind.SIGNUP: lambda e, r: (
@@ -110,7 +160,7 @@ _FORMATS: dict[EventKind, Format] = {
         "postponed": "The election is postponed to the next day.",
     }.get(e.value or "", f"The badge is lost ({e.text})."),
     EventKind.DEATHS_ANNOUNCED: lambda e, r: (
-        f"Last night {', '.join(e.targets)} died." if e.targets else "Last night was peaceful."
+        f"Last night {_dead(e.targets, e.text)} died." if e.targets else "Last night was peaceful."
     ),
     EventKind.DIRECTION: lambda e, r: f"Sheriff {e.actor} chooses {e.value} speaking order.",
     EventKind.HUNTER_SHOT: lambda e, r: (
@@ -124,9 +174,7 @@ _FORMATS: dict[EventKind, Format] = {
     EventKind.IDIOT_FLIP: lambda e, r: (
         f"{e.actor} is exiled, reveals as the Village Idiot and survives."
     ),
-    EventKind.EXILE: lambda e, r: (
-        f"{e.target} is exiled." if e.target else f"Nobody is exiled ({e.text})."
-    ),
+    EventKind.EXILE: lambda e, r: _exiled(e) if e.target else f"Nobody is exiled ({e.text}).",
     EventKind.GAME_OVER: lambda e, r: f"Game over: {e.value} ({e.text}).",
 }
 

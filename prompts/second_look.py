@@ -3,10 +3,22 @@ seat reads before it answers again. A note names no seat: the last seat a small 
 before its choices is the one it tends to copy."""
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
 
-from autowerewolf.prompts.player import Known, seat_against_own_side
+from autowerewolf.players.records import DecisionRecord
+from autowerewolf.prompts.choices import Known, seat_against_own_side
+from autowerewolf.prompts.speech_acts import contradiction
+from autowerewolf.rules.roles import Role
 from autowerewolf.rules.views import SeatView
+
+# A speech that repeats this many words in a row of its prompt copies it (the embedded model
+# recited the self-explosion rule as its speech in 44 of 47 speeches of one game).
+COPY_RUN_WORDS = 8
+_WORD = re.compile(r"[a-z0-9']+")
+_TEMPLATES = ("rules.md", "roles.yaml", "decisions.yaml", "strategy.yaml")
 
 
 def against_own_side(view: SeatView, known: Known, step: str, option: str) -> str | None:
@@ -37,17 +49,59 @@ _OUT_OF_CHARACTER = re.compile(
 )
 
 
-def out_of_character(text: str) -> bool:
-    """Whether a speech or message speaks as an assistant instead of the seat's character."""
-    return _OUT_OF_CHARACTER.search(text) is not None
+def _runs(text: str) -> set[tuple[str, ...]]:
+    words = _WORD.findall(text.lower())
+    return {tuple(words[i : i + COPY_RUN_WORDS]) for i in range(len(words) - COPY_RUN_WORDS + 1)}
+
+
+@cache
+def _template_runs() -> frozenset[tuple[str, ...]]:
+    """The word runs of every fixed prompt text (rules, roles, decisions, strategies)."""
+    folder = files("autowerewolf.prompts")
+    return frozenset(r for name in _TEMPLATES for r in _runs(folder.joinpath(name).read_text()))
+
+
+def copies_prompt(text: str, prompt: str = "") -> bool:
+    """Whether a text repeats a run of COPY_RUN_WORDS words of `prompt` or of the fixed
+    prompt texts."""
+    runs = _runs(text)
+    return bool(runs & _template_runs()) or bool(runs & _runs(prompt))
+
+
+def out_of_character(text: str, prompt: str = "") -> bool:
+    """Whether a speech or message speaks as an assistant instead of the seat's character,
+    or recites its prompt."""
+    return _OUT_OF_CHARACTER.search(text) is not None or copies_prompt(text, prompt)
 
 
 def in_character_note() -> str:
     """The second look at a speech out of character."""
     return (
-        "Careful: your first answer apologised or refused instead of playing. This is a party "
-        "game and your speech is what your character says at the table, in your own words: "
-        "whom you suspect or trust, and why."
+        "Careful: your first answer apologised, refused or repeated the instructions instead "
+        "of playing. This is a party game and your speech is what your character says at the "
+        "table, in your own words: whom you suspect or trust, and why."
+    )
+
+
+def speech_out_of_character(
+    record: DecisionRecord, role: Role, checks: dict[str, str], saved: Sequence[str]
+) -> bool:
+    """Whether a saved speech or message was out of character (the table and the report):
+    an apology, a recited prompt, or acts against what the seat knew then (`checks`,
+    `saved`: its results up to that day)."""
+    if not record.text:
+        return False
+    acts = (record.data or {}).get("acts") or []
+    return out_of_character(record.text, record.prompt or "") or (
+        contradiction(acts, role, checks, saved) is not None
+    )
+
+
+def contradiction_note(reason: str) -> str:
+    """The second look at a speech that contradicts what the seat knows."""
+    return (
+        f"Careful: your first speech reported {reason}. Report only what you really saw; "
+        "check your own notes above."
     )
 
 
@@ -58,13 +112,23 @@ class SecondLook:
 
 
 def second_look(
-    view: SeatView, known: Known, step: str, option: str, text: str
+    view: SeatView,
+    known: Known,
+    step: str,
+    option: str,
+    text: str,
+    acts: Sequence[dict[str, str]] = (),
+    prompt: str = "",
 ) -> SecondLook | None:
-    """Whether an answer gets a second look: a choice against the seat's own side, or a
-    speech out of character."""
+    """Whether an answer gets a second look: a choice against the seat's own side, a speech
+    out of character (an apology, a recited prompt) or one that contradicts what the seat
+    knows."""
     against = against_own_side(view, known, step, option)
     if against is not None:
         return SecondLook(against, reconsider_note(against))
-    if text and out_of_character(text):
+    if text and out_of_character(text, prompt):
         return SecondLook("a speech out of character", in_character_note())
+    wrong = contradiction(acts, view.role, dict(known.checks), sorted(known.saved))
+    if wrong is not None:
+        return SecondLook(f"a speech reporting {wrong}", contradiction_note(wrong))
     return None

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from autowerewolf.prompts.player import _yaml
+from autowerewolf.prompts.texts import read_yaml
 
 STRATEGY = "strategy"  # the step name of a strategy note
 Strategy = Literal["support", "attack"]
@@ -15,7 +15,7 @@ STRATEGIES: tuple[Strategy, ...] = ("support", "attack")
 
 
 def _section(name: str) -> dict[str, Any]:
-    section = _yaml("strategy.yaml")[name]
+    section = read_yaml("strategy.yaml")[name]
     assert isinstance(section, dict)
     return section
 

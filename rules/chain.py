@@ -1,48 +1,15 @@
-"""Running the death chain (RULES §7): a Hunter's shot, the win check, the badge, last words,
-then wherever the day goes next."""
+"""The death chain's decisions (RULES §7): a Hunter's shot and last words. Running the
+chain (the win check, then each task, then wherever the day goes) is the flow's (flow.py);
+the badge is the sheriff's (sheriff.py)."""
 
-from autowerewolf.rules import day, night, speeches
 from autowerewolf.rules.common import event, others
-from autowerewolf.rules.deaths import kill, push_chain
+from autowerewolf.rules.deaths import kill, pop_task, push_chain
 from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Audience, Event, EventKind
+from autowerewolf.rules.outcome import Outcome, Resolved
 from autowerewolf.rules.roles import Role
-from autowerewolf.rules.state import Cause, GameState, Step, TaskKind
-from autowerewolf.rules.win import check_and_end
-
-_TASK_STEPS = {
-    TaskKind.HUNTER_SHOT: Step.HUNTER_SHOT,
-    TaskKind.BADGE: Step.BADGE,
-    TaskKind.LAST_WORDS: Step.LAST_WORDS,
-}
-
-
-def pop_task(state: GameState) -> GameState:
-    return state.model_copy(update={"chain": state.chain[1:], "speakers": ()})
-
-
-def run_chain(state: GameState, events: list[Event]) -> GameState:
-    """Advance the death chain to its next decision, or past its end."""
-    while state.chain:
-        task = state.chain[0]
-        if task.kind is TaskKind.WIN_CHECK:
-            state = state.model_copy(update={"chain": state.chain[1:]})
-            ended = check_and_end(state, events)
-            if ended is not None:
-                return ended.model_copy(update={"chain": ()})
-            continue
-        return state.model_copy(update={"step": _TASK_STEPS[task.kind], "speakers": (task.seat,)})
-    return continue_day(state, events)
-
-
-def continue_day(state: GameState, events: list[Event]) -> GameState:
-    """Where the day goes once a death chain is settled."""
-    after = state.after_chain
-    if after == Step.ANNOUNCE:
-        return state.model_copy(update={"step": Step.ANNOUNCE, "speakers": ()})
-    if after == Step.DISCUSSION and not state.day_cancelled:
-        return day.start_discussion(state)
-    return night.fall_night(state, events)
+from autowerewolf.rules.speeches import record_speech
+from autowerewolf.rules.state import Cause, GameState
 
 
 def hunter_options(state: GameState) -> Options:
@@ -50,7 +17,7 @@ def hunter_options(state: GameState) -> Options:
     return {hunter: (*others(state, hunter), Option.NONE.value)}
 
 
-def apply_hunter_shot(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_hunter_shot(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     """The shot kills at once and reveals the Hunter; declining stays secret (RULES §7)."""
     hunter = state.chain[0].seat
     assert hunter is not None
@@ -60,7 +27,7 @@ def apply_hunter_shot(state: GameState, answers: Answers, events: list[Event]) -
         events.append(
             event(state, EventKind.HUNTER_SHOT, Audience.OMNISCIENT, actor=hunter, value="declined")
         )
-        return run_chain(state, events)
+        return state, Outcome.CHAIN
     state = state.replace_seat(hunter, revealed=True)
     events.append(
         event(
@@ -73,15 +40,15 @@ def apply_hunter_shot(state: GameState, answers: Answers, events: list[Event]) -
         )
     )
     state = kill(state, target, Cause.SHOT, events)
-    return run_chain(push_chain(state, (target,)), events)
+    return push_chain(state, (target,)), Outcome.CHAIN
 
 
 def last_words_options(state: GameState) -> Options:
     return {state.speakers[0]: (Option.SPEAK.value,)}
 
 
-def apply_last_words(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_last_words(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     speaker = state.chain[0].seat
     assert speaker is not None
-    speeches.record_speech(state, speaker, "last_words", answers[speaker].text, events)
-    return run_chain(pop_task(state), events)
+    record_speech(state, speaker, "last_words", answers[speaker].text, events)
+    return pop_task(state), Outcome.CHAIN

@@ -7,8 +7,19 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from autowerewolf.rules.rng import keyed_root
 from autowerewolf.rules.roles import GODS, Camp, Role, camp_of
-from autowerewolf.rules.variants import Variants, WinMode
+from autowerewolf.rules.variants import (
+    AllAbstain,
+    ExileTie,
+    ExileVoting,
+    FirstTurn,
+    Scoring,
+    SeerResult,
+    SpeakingStart,
+    Variants,
+    WinMode,
+)
 
 DEFAULT_NAME_POOL: tuple[str, ...] = (
     "Alex",
@@ -43,6 +54,8 @@ MAX_SEED = 2**63 - 1
 MAX_DAYS = 1000
 # Display names reach every prompt: letters, digits and a few separators only.
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 '._-]{0,23}")
+# A game secret: 128 to 512 bits in hex (the keyed hash takes at most 64 bytes of key).
+SECRET_PATTERN = re.compile(r"[0-9a-f]{32,128}")
 
 
 class ConfigError(ValueError):
@@ -103,6 +116,32 @@ BOARDS: dict[str, Board] = {
             win_mode=WinMode.PARITY,
         ),
     ),
+    # Kaggle Game Arena's `standard` 8-player game (kaggle-environments 1.33.2): the Guard
+    # plays its Doctor (self-save allowed, no repeat ban); docs/rules.md has the rule table.
+    "kaggle": Board(
+        name="kaggle",
+        roles=_roles(werewolf=2, villager=4, seer=1, guard=1),
+        variants=Variants(
+            allow_wolf_self_knife=False,
+            guard_no_repeat=False,
+            sheriff_enabled=False,
+            allow_wolf_self_explode=False,
+            reveal_role_on_death=True,
+            win_mode=WinMode.PARITY,
+            discussion_rounds=2,
+            speaking_start=SpeakingStart.RANDOM_SEAT,
+            seer_result=SeerResult.ROLE,
+            wolves_must_kill=True,
+            wolf_proposal_start=FirstTurn.RANDOM_SEAT,
+            guard_told_of_save=True,
+            exile_vote=ExileVoting.ROLL_CALL,
+            exile_self_vote=True,
+            exile_tie=ExileTie.DRAW,
+            exile_all_abstain=AllAbstain.DRAW,
+            last_words=False,
+            scoring=Scoring.WIN_ONLY,
+        ),
+    ),
 }
 CUSTOM_BOARD = "custom"
 
@@ -115,7 +154,13 @@ class GameConfig(BaseModel):
     board: str = Field(description="Preset name, or 'custom' for a validated role list.")
     roles: tuple[Role, ...] = Field(description="Roles dealt, one per seat.")
     variants: Variants = Field(description="Resolved rule flags.")
-    seed: int = Field(description="Root of every random draw in the game.")
+    seed: int = Field(description="With the secret, the root of every random draw in the game.")
+    secret: str = Field(
+        "",
+        description="Hex key blended into every draw, held by the game's owner only: without "
+        "it nothing a player sees can be traced back to a small seed. Empty: the seed alone.",
+        repr=False,
+    )
     name_pool: tuple[str, ...] = Field(description="Display names drawn per seat; empty = none.")
     max_days: int = Field(
         description="A game still undecided after this day ends as a draw (safety stop)."
@@ -127,6 +172,15 @@ class GameConfig(BaseModel):
     @property
     def n_seats(self) -> int:
         return len(self.roles)
+
+    @property
+    def root(self) -> int:
+        """The root of the game's own draws (deal, names, tie-breaks)."""
+        return keyed_root(self.seed, self.secret)
+
+    def player_root(self, player_seed: int | None) -> int:
+        """The root the players' seat seeds derive from: the game's, or a fork's reseed."""
+        return self.root if player_seed is None else keyed_root(player_seed, self.secret)
 
 
 def _validate_roles(roles: Sequence[Role]) -> None:
@@ -180,6 +234,7 @@ def make_config(
     name_pool: Sequence[str] | None = None,
     max_days: int = 30,
     deal: Sequence[str | Role] | None = None,
+    secret: str = "",
 ) -> GameConfig:
     """Resolve a board preset (or custom role list) plus flag overrides into a GameConfig."""
     if roles is not None:
@@ -206,6 +261,8 @@ def make_config(
         )
     _check_int("max_days", max_days, 1, MAX_DAYS)
     _check_int("seed", seed, 0, MAX_SEED)
+    if secret and not (isinstance(secret, str) and SECRET_PATTERN.fullmatch(secret)):
+        raise ConfigError("secret must be 32 to 128 lowercase hex digits (128 to 512 bits)")
     bad_names = [name for name in pool if not NAME_PATTERN.fullmatch(name)]
     if bad_names:
         raise ConfigError(
@@ -222,6 +279,7 @@ def make_config(
         roles=role_list,
         variants=resolved,
         seed=seed,
+        secret=secret,
         name_pool=pool,
         max_days=max_days,
     )
@@ -232,13 +290,33 @@ class GameSetup(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    board: str = "12-A"
-    roles: tuple[str, ...] | None = None
-    variants: dict[str, Any] = {}
-    seed: int = 0
-    name_pool: tuple[str, ...] | None = None
-    max_days: int = 30
-    deal: tuple[str, ...] | None = None
+    # The descriptions are what LangGraph Studio's input form shows (graph/state.py).
+    board: str = Field(
+        "12-A", description="The board: 12-A, 12-B, 9-standard, 8-arena or kaggle (docs/rules.md)."
+    )
+    roles: tuple[str, ...] | None = Field(
+        None, description="A custom role list instead of a board, e.g. [werewolf, seer, ...]."
+    )
+    variants: dict[str, Any] = Field(
+        {}, description="Rule flags over the board's defaults, e.g. {'badge_swallow': 'double'}."
+    )
+    seed: int = Field(
+        0, description="The game seed: the deal, display names and the moderator's draws."
+    )
+    name_pool: tuple[str, ...] | None = Field(
+        None, description="Display names drawn per seat; none: seats are named P01, P02..."
+    )
+    max_days: int = Field(30, description="A game undecided after this day ends as a draw.")
+    deal: tuple[str, ...] | None = Field(
+        None, description="Fixes the roles, in seat order; none: dealt from the seed."
+    )
+    # None: the game draws a fresh secret when it starts (nodes/setup.py); "": no secret,
+    # the seed alone decides (games recorded before secrets existed).
+    secret: str | None = Field(
+        None,
+        repr=False,
+        description="Hex key blended into the seed (docs/security.md); none: a fresh one.",
+    )
 
     def build(self) -> GameConfig:
         return make_config(
@@ -249,4 +327,5 @@ class GameSetup(BaseModel):
             name_pool=self.name_pool,
             max_days=self.max_days,
             deal=self.deal,
+            secret=self.secret or "",
         )

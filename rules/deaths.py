@@ -11,6 +11,21 @@ def kill(state: GameState, seat_id: str, cause: Cause, events: list[Event]) -> G
     return state.replace_seat(seat_id, alive=False, death_day=state.day, death_cause=cause)
 
 
+def death_announcement(state: GameState) -> Event:
+    """The moderator's announcement of the deaths not yet told: by seat only, in seat order,
+    with their roles where the board reveals them (RULES §5)."""
+    dead = state.unannounced
+    reveal = state.config.variants.reveal_role_on_death
+    return event(
+        state,
+        EventKind.DEATHS_ANNOUNCED,
+        Audience.PUBLIC,
+        targets=dead,
+        value="deaths" if dead else "peaceful_night",
+        text=", ".join(f"{s}={state.seat(s).role}" for s in dead) if reveal else None,
+    )
+
+
 def can_shoot(state: GameState, seat_id: str) -> bool:
     seat = state.seat(seat_id)
     if seat.role is not Role.HUNTER:
@@ -23,8 +38,11 @@ def can_shoot(state: GameState, seat_id: str) -> bool:
 def gets_last_words(state: GameState, seat_id: str) -> bool:
     """Night-1 deaths (any cause) and exiled players speak last words (RULES §5).
 
-    A wolf killed in the night who exploded before his death was announced gets none.
+    A wolf killed in the night who exploded before his death was announced gets none, and
+    nobody does without `last_words` (docs/rules.md §5).
     """
+    if not state.config.variants.last_words:
+        return False
     seat = state.seat(seat_id)
     if seat.is_wolf and seat.revealed:
         return False
@@ -48,3 +66,8 @@ def push_chain(state: GameState, dead: tuple[str, ...]) -> GameState:
         ChainTask(kind=TaskKind.LAST_WORDS, seat=s) for s in ordered if gets_last_words(state, s)
     ]
     return state.model_copy(update={"chain": (*tasks, *state.chain)})
+
+
+def pop_task(state: GameState) -> GameState:
+    """The chain's first task is done."""
+    return state.model_copy(update={"chain": state.chain[1:], "speakers": ()})

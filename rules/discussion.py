@@ -13,14 +13,17 @@ direction, or after the last night's dead), so no draw is ever needed.
 import re
 from collections.abc import Mapping
 
-from autowerewolf.rules import speeches
-from autowerewolf.rules.common import event
+from autowerewolf.rules.common import event, exploded
 from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Audience, Event, EventKind
+from autowerewolf.rules.outcome import Outcome, Resolved
+from autowerewolf.rules.speeches import record_speech
 from autowerewolf.rules.state import Discussion, GameState, Step
 from autowerewolf.rules.variants import DiscussionProtocol
 
 BID_OPTIONS = ("0", "1", "2", "3", "4")  # 4: "I was addressed and must answer"
+# The exile vote the discussion leads to: everyone at once, or a roll call.
+EXILE_VOTE_STEPS = frozenset({Step.EXILE_VOTE, Step.EXILE_ROLL_CALL})
 
 
 def _protocol(state: GameState) -> DiscussionProtocol:
@@ -36,11 +39,16 @@ def mentions(text: str, names: Mapping[str, str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(by_word[m.group(1)] for m in re.finditer(pattern, text)))
 
 
-def open_discussion(state: GameState, order: tuple[str, ...], closer: str | None) -> GameState:
+def open_discussion(state: GameState, order: tuple[str, ...], closer: str | None) -> Resolved:
     """Start the day's discussion: `order` is RULES §6's speaking order, `closer` the
     sheriff who speaks last (he ends `order`), if any."""
     if _protocol(state) is DiscussionProtocol.ROUND_ROBIN:
-        return state.model_copy(update={"step": Step.DISCUSSION, "speakers": order})
+        # `discussion_rounds` rounds in the same order; the sheriff closes each round.
+        rounds = state.config.variants.discussion_rounds
+        update: dict[str, object] = {"speakers": order * rounds}
+        if rounds > 1:
+            update["discussion"] = Discussion(order=order)
+        return state.model_copy(update=update), Outcome.SPEAKS
     discussion = Discussion(order=tuple(s for s in order if s != closer), closer=closer)
     return next_turn(state.model_copy(update={"discussion": discussion, "speakers": ()}))
 
@@ -63,23 +71,23 @@ def bidders(state: GameState) -> tuple[str, ...]:
     return tuple(s for s in state.discussion.order if spoken.get(s, 0) < cap)
 
 
-def _speak(state: GameState, queue: tuple[str, ...]) -> GameState:
-    return state.model_copy(update={"step": Step.DISCUSSION, "speakers": queue})
+def _speak(state: GameState, queue: tuple[str, ...]) -> Resolved:
+    return state.model_copy(update={"speakers": queue}), Outcome.SPEAKS
 
 
-def next_turn(state: GameState) -> GameState:
+def next_turn(state: GameState) -> Resolved:
     """After a speech (or at the start): a bid for the next speech, the closer's summary, or
     the exile vote. `bid_once` bids only at the start of the day."""
     d = state.discussion
     if _protocol(state) is DiscussionProtocol.BIDDING or d.turn == 0:
         candidates = bidders(state) if d.turn < _bid_turns(state) else ()
         if len(candidates) > 1:
-            return state.model_copy(update={"step": Step.DISCUSSION_BID, "speakers": ()})
+            return state.model_copy(update={"speakers": ()}), Outcome.BIDS
         if candidates:  # nobody to outbid: no question to ask
             return _speak(state, candidates)
     if d.closer is not None and d.closer not in d.spoken:
         return _speak(state, (d.closer,))
-    return state.model_copy(update={"step": Step.EXILE_VOTE, "speakers": ()})
+    return state, Outcome.DEBATE_OVER
 
 
 def bid_options(state: GameState) -> Options:
@@ -92,9 +100,13 @@ def bid_round(state: GameState) -> int:
 
 
 def speech_turn(state: GameState) -> int | None:
-    """Under bidding a player may speak twice a day: his speeches are keyed by turn too."""
+    """Under bidding, or round robin over several rounds, a player may speak twice a day:
+    his speeches are keyed by turn too."""
     if _protocol(state) is DiscussionProtocol.ROUND_ROBIN:
-        return None
+        rounds = state.config.variants.discussion_rounds
+        if rounds == 1:
+            return None
+        return len(state.discussion.order) * rounds - len(state.speakers) + 1
     return state.discussion.turn + 1
 
 
@@ -109,7 +121,7 @@ def rank(state: GameState, bids: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(sorted(bids, key=priority))
 
 
-def apply_bids(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_bids(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     """Each bid is told to its bidder only; the winner (bidding) or the ranking (bid_once)
     speaks."""
     bids = {seat: int(a.option) for seat, a in answers.items()}
@@ -130,13 +142,13 @@ def apply_bids(state: GameState, answers: Answers, events: list[Event]) -> GameS
     return _speak(state, ranking[: _bid_turns(state)] if once else ranking[:1])
 
 
-def after_speech(state: GameState, speaker: str, text: str) -> GameState:
-    """Where the discussion goes after `speaker` said `text`."""
+def after_speech(state: GameState, speaker: str, text: str) -> Resolved:
+    """What the discussion does after `speaker` said `text`."""
     if _protocol(state) is DiscussionProtocol.ROUND_ROBIN:
         rest = state.speakers[1:]
         if rest:
-            return state.model_copy(update={"speakers": rest})
-        return state.model_copy(update={"speakers": (), "step": Step.EXILE_VOTE})
+            return state.model_copy(update={"speakers": rest}), Outcome.NEXT_SEAT
+        return state.model_copy(update={"speakers": ()}), Outcome.DEBATE_OVER
     d = state.discussion
     named = mentions(text, {s.id: s.name for s in state.seats})
     discussion = d.model_copy(
@@ -147,15 +159,15 @@ def after_speech(state: GameState, speaker: str, text: str) -> GameState:
         }
     )
     state = state.model_copy(update={"discussion": discussion, "speakers": state.speakers[1:]})
-    return state if state.speakers else next_turn(state)
+    return (state, Outcome.NEXT_SEAT) if state.speakers else next_turn(state)
 
 
-def apply_speech(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_speech(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     speaker = state.speakers[0]
     action = answers[speaker]
     if action.option == Option.EXPLODE:
-        return speeches.explode(state, speaker)
-    speeches.record_speech(state, speaker, "discussion", action.text, events)
+        return exploded(state, speaker)
+    record_speech(state, speaker, "discussion", action.text, events)
     return after_speech(state, speaker, action.text)
 
 
@@ -164,4 +176,4 @@ def last_speech_pending(state: GameState) -> bool:
     the last speech without a sheriff (a plain speech now would end the discussion)."""
     if state.step != Step.DISCUSSION:
         return False
-    return after_speech(state, state.speakers[0], "").step == Step.EXILE_VOTE
+    return after_speech(state, state.speakers[0], "")[1] is Outcome.DEBATE_OVER

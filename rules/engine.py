@@ -2,30 +2,39 @@
 
 Like OpenSpiel's state API: `pending_decision` gives the legal options, `apply` returns
 the next state plus the typed events it produced. What each step does is declared in
-`steps.py`; this module only drives the table.
+`steps.py`, where each step goes next in `flow.py`; this module only drives the two.
 """
+
+from collections.abc import Mapping
 
 from autowerewolf.rules.common import event
 from autowerewolf.rules.config import GameConfig
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Answers, IllegalAction, PendingDecision
 from autowerewolf.rules.events import Audience, Event, EventKind
-from autowerewolf.rules.night import enter_night_step
+from autowerewolf.rules.flow import advance, enter
+from autowerewolf.rules.keys import DecisionKey, parse_key
 from autowerewolf.rules.rng import rng_for
 from autowerewolf.rules.state import BadgeStatus, GameState, Seat
-from autowerewolf.rules.steps import FIRST_STEP, StepKind, spec
+from autowerewolf.rules.steps import FIRST_STEP, StepKind, check_key, spec
+from autowerewolf.rules.variants import Scoring
 
 
 class UndeclaredTransition(RuntimeError):
     """A step led somewhere its table entry does not declare: a bug in the rules."""
 
 
-def new_game(config: GameConfig) -> tuple[GameState, list[Event]]:
-    """Deal the roles (seeded, unless the config fixes the deal) and names; open Night 1."""
+def new_game(
+    config: GameConfig, draws: Mapping[str, str] | None = None
+) -> tuple[GameState, list[Event]]:
+    """Deal the roles (seeded, unless the config fixes the deal) and names; open Night 1.
+
+    `draws` fixes the outcome of moderator draws by key (a script replaying a game recorded
+    elsewhere); the others are seeded."""
     roles = list(config.deal or config.roles)
     if config.deal is None:
-        rng_for(config.seed, "deal").shuffle(roles)
+        rng_for(config.root, "deal").shuffle(roles)
     names = (
-        rng_for(config.seed, "names").sample(config.name_pool, len(roles))
+        rng_for(config.root, "names").sample(config.name_pool, len(roles))
         if config.name_pool
         else []
     )
@@ -34,7 +43,7 @@ def new_game(config: GameConfig) -> tuple[GameState, list[Event]]:
         for i, role in enumerate(roles)
     )
     badge = BadgeStatus.UNDECIDED if config.variants.sheriff_enabled else BadgeStatus.DISABLED
-    state = GameState(config=config, seats=seats, badge=badge)
+    state = GameState(config=config, seats=seats, badge=badge, draws=dict(draws or {}))
     events = [
         event(
             state,
@@ -56,21 +65,31 @@ def new_game(config: GameConfig) -> tuple[GameState, list[Event]]:
         events.append(event(state, EventKind.ROLE, Audience.SEAT, seat=s.id, value=s.role))
     events.append(event(state, EventKind.WOLF_TEAM, Audience.WOLVES, targets=wolves))
     events.append(event(state, EventKind.NIGHT_START, Audience.PUBLIC))
-    return enter_night_step(state, FIRST_STEP, events), events
+    return enter(state, FIRST_STEP, events), events
+
+
+def key_of(state: GameState) -> DecisionKey:
+    """The pending decision's key (keys.py), e.g. `n1:wolves:P03`, `d2:exile_vote:r1`, or
+    `d2:discussion:t3:P05` for a step a seat may take twice a day."""
+    step = spec(state.step)
+    night, day = step.kind is StepKind.NIGHT, state.day
+    if step.round_of is not None:
+        return DecisionKey(night, day, state.step, round=step.round_of(state))
+    if step.in_turn:
+        turn = step.turn_of(state) if step.turn_of is not None else None
+        return DecisionKey(night, day, state.step, seat=state.speakers[0], turn=turn)
+    return DecisionKey(night, day, state.step)
 
 
 def decision_key(state: GameState) -> str:
-    """A stable id of the pending decision, e.g. `n1:wolves:P03`, `d2:exile_vote:r1`, or
-    `d2:discussion:t3:P05` for a step a seat may take twice a day."""
-    step = spec(state.step)
-    prefix = f"{'n' if step.kind is StepKind.NIGHT else 'd'}{state.day}:{state.step}"
-    if step.round_of is not None:
-        return f"{prefix}:r{step.round_of(state)}"
-    if state.speakers:
-        turn = step.turn_of(state) if step.turn_of is not None else None
-        seat = state.speakers[0]
-        return f"{prefix}:{seat}" if turn is None else f"{prefix}:t{turn}:{seat}"
-    return prefix
+    """The pending decision's key as text: what records, scripts and `history` show."""
+    return str(key_of(state))
+
+
+def parse_decision_key(text: str) -> DecisionKey:
+    """A decision key of this engine: the grammar (keys.py) and the step table's shape for
+    its step (steps.check_key). Raises BadKey with a one-line reason."""
+    return check_key(parse_key(text))
 
 
 def pending_decision(state: GameState) -> PendingDecision | None:
@@ -123,7 +142,8 @@ def apply(
         decision = pending_decision(state)
     validate(state, answers, decision)
     events: list[Event] = []
-    after = step.resolve(state, answers, events)
+    resolved, outcome = step.resolve(state, answers, events)
+    after = advance(resolved, outcome, events, then=step.then)
     if after.step not in step.next:
         raise UndeclaredTransition(f"{state.step} led to {after.step}, which it does not declare")
     return after.model_copy(update={"ply": state.ply + 1}), events
@@ -134,17 +154,21 @@ def is_terminal(state: GameState) -> bool:
 
 
 def returns(state: GameState) -> dict[str, float]:
-    """+1 for each seat of the winning camp, -1 for the others, 0 for all on a draw."""
+    """+1 for each seat of the winning camp, -1 for the others (0 under `scoring=win_only`),
+    0 for all on a draw (RULES §8; docs/rules.md)."""
     if state.winner is None:
         return {s.id: 0.0 for s in state.seats}
-    return {s.id: 1.0 if s.camp is state.winner else -1.0 for s in state.seats}
+    loss = 0.0 if state.config.variants.scoring is Scoring.WIN_ONLY else -1.0
+    return {s.id: 1.0 if s.camp is state.winner else loss for s in state.seats}
 
 
 __all__ = [
     "apply",
     "decision_key",
     "is_terminal",
+    "key_of",
     "new_game",
+    "parse_decision_key",
     "pending_decision",
     "returns",
 ]

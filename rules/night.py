@@ -1,17 +1,23 @@
 """The night (RULES §2): who acts, their options, their choices, and the dawn that resolves
-them. Also nightfall, which opens the next night."""
+them. Which night step comes next, and nightfall, are the flow's (flow.py)."""
 
 from collections import Counter
 
-from autowerewolf.rules import sheriff
-from autowerewolf.rules.common import event, others, role_alive, seat_of_role
+from autowerewolf.rules.common import (
+    clockwise_from,
+    draw,
+    event,
+    others,
+    seat_of_role,
+)
 from autowerewolf.rules.deaths import kill
 from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Audience, Event, EventKind
-from autowerewolf.rules.rng import pick
+from autowerewolf.rules.outcome import Outcome, Resolved
 from autowerewolf.rules.roles import Camp, Role
-from autowerewolf.rules.state import Cause, GameState, Night, Step, Vote
-from autowerewolf.rules.win import check_and_end, game_over
+from autowerewolf.rules.state import Cause, GameState, Step
+from autowerewolf.rules.variants import FirstTurn, SeerResult
+from autowerewolf.rules.win import check_and_end
 
 
 def _target(option: str) -> str | None:
@@ -33,78 +39,27 @@ def witch_may_save(state: GameState) -> bool:
     return state.config.variants.witch_can_self_heal_n1 and state.day == 1
 
 
-# --- entering the night's steps ---------------------------------------------------------
-
-
-def enter_night_step(state: GameState, step: str, events: list[Event]) -> GameState:
-    """Enter a night step, skipping those whose role is dead or has nothing to decide."""
-    if step == Step.WOLVES:
-        wolves = tuple(s.id for s in state.seats if s.alive and s.is_wolf)
-        return state.model_copy(update={"step": step, "speakers": wolves})
-    if step == Step.SEER:
-        if role_alive(state, Role.SEER):
-            return state.model_copy(update={"step": step})
-        return enter_night_step(state, Step.WITCH_CURE, events)
-    if step == Step.WITCH_CURE:
-        if role_alive(state, Role.WITCH) and not state.cure_used:
-            state = state.model_copy(update={"step": step})
-            # The Witch learns the target only while her cure is unused (RULES §2).
-            events.append(
-                event(
-                    state,
-                    EventKind.WITCH_INFO,
-                    Audience.SEAT,
-                    seat=seat_of_role(state, Role.WITCH),
-                    target=state.night.wolf_target,
-                    value="attack" if state.night.wolf_target else "no_attack",
-                )
-            )
-            if witch_may_save(state):
-                return state
-        return enter_night_step(state, Step.WITCH_POISON, events)
-    if step == Step.WITCH_POISON:
-        may_poison = (
-            role_alive(state, Role.WITCH)
-            and not state.poison_used
-            and (not state.night.cured or state.config.variants.witch_both_potions_one_night)
-        )
-        if may_poison:
-            return state.model_copy(update={"step": step})
-        return enter_night_step(state, Step.GUARD, events)
-    if step == Step.GUARD:
-        if role_alive(state, Role.GUARD):
-            return state.model_copy(update={"step": step})
-        return state.model_copy(update={"step": Step.DAWN})
-    raise ValueError(f"{step} is not a night decision step")
-
-
-def fall_night(state: GameState, events: list[Event]) -> GameState:
-    if state.day >= state.config.max_days:
-        return game_over(state, None, f"no winner after {state.config.max_days} days", events)
-    state = state.model_copy(
-        update={
-            "day": state.day + 1,
-            "step": Step.WOLVES,
-            "night": Night(),
-            "vote": Vote(),
-            "speakers": (),
-            "day_cancelled": False,
-            "dawn_deaths": (),
-            "exploder": None,
-        }
-    )
-    events.append(event(state, EventKind.NIGHT_START, Audience.PUBLIC))
-    return enter_night_step(state, Step.WOLVES, events)
-
-
 # --- who acts, with which options -------------------------------------------------------
 
 
-def wolves_options(state: GameState) -> Options:
-    """Wolves confer in seat order, each proposing a target (RULES §2)."""
+def wolf_order(state: GameState) -> tuple[str, ...]:
+    """The living wolves in seat order, from P01 or (`wolf_proposal_start`) from a seeded
+    random seat, living or dead, as Kaggle draws its first voter (docs/rules.md §2)."""
+    wolves = tuple(s.id for s in state.seats if s.alive and s.is_wolf)
+    if state.config.variants.wolf_proposal_start is FirstTurn.FIRST_SEAT:
+        return wolves
+    start = draw(state, "wolf_order", tuple(s.id for s in state.seats))
+    return clockwise_from(start, wolves)
+
+
+def wolf_targets(state: GameState) -> tuple[str, ...]:
     self_knife = state.config.variants.allow_wolf_self_knife
-    targets = tuple(s.id for s in state.seats if s.alive and (self_knife or not s.is_wolf))
-    return {state.speakers[0]: (*targets, Option.NONE.value)}
+    return tuple(s.id for s in state.seats if s.alive and (self_knife or not s.is_wolf))
+
+
+def wolves_options(state: GameState) -> Options:
+    """Wolves confer one at a time, each proposing a target (RULES §2)."""
+    return {state.speakers[0]: (*wolf_targets(state), Option.NONE.value)}
 
 
 def seer_options(state: GameState) -> Options:
@@ -135,7 +90,7 @@ def guard_options(state: GameState) -> Options:
 # --- their choices ----------------------------------------------------------------------
 
 
-def apply_wolves(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_wolves(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     wolf = state.speakers[0]
     action = answers[wolf]
     events.append(
@@ -152,12 +107,8 @@ def apply_wolves(state: GameState, answers: Answers, events: list[Event]) -> Gam
     rest = state.speakers[1:]
     if rest:
         night = state.night.model_copy(update={"wolf_proposals": proposals})
-        return state.model_copy(update={"night": night, "speakers": rest})
-    # Plurality wins; a tie is broken by the game's seeded draw (RULES §2).
-    counts = Counter(proposals.values())
-    top = max(counts.values())
-    tied = sorted(option for option, n in counts.items() if n == top)
-    choice = tied[0] if len(tied) == 1 else pick(state.config.seed, f"n{state.day}:wolf_tie", tied)
+        return state.model_copy(update={"night": night, "speakers": rest}), Outcome.NEXT_SEAT
+    choice, tied, how = settle_wolves(state, proposals)
     night = state.night.model_copy(
         update={"wolf_proposals": proposals, "wolf_target": _target(choice)}
     )
@@ -168,26 +119,55 @@ def apply_wolves(state: GameState, answers: Answers, events: list[Event]) -> Gam
             EventKind.WOLF_TARGET,
             Audience.WOLVES,
             target=_target(choice),
-            targets=tuple(tied),
-            value="tie_broken" if len(tied) > 1 else "plurality",
+            targets=tied,
+            value=how,
         )
     )
-    return enter_night_step(state, Step.SEER, events)
+    return state, Outcome.DONE
 
 
-def apply_seer(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def settle_wolves(state: GameState, proposals: dict[str, str]) -> tuple[str, tuple[str, ...], str]:
+    """The pack's choice, the options it was drawn among, and how it was reached: plurality
+    wins and a tie is broken by the game's seeded draw (RULES §2). Under `wolves_must_kill`
+    'none' is an abstention, and if every wolf abstains the victim is drawn among the
+    players the wolves may target (docs/rules.md §2)."""
+    counts = Counter(proposals.values())
+    if state.config.variants.wolves_must_kill:
+        counts.pop(Option.NONE.value, None)
+        if not counts:
+            pool = wolf_targets(state)
+            return draw(state, "wolf_no_vote", pool), pool, "all_abstained"
+    top = max(counts.values())
+    tied = tuple(sorted(option for option, n in counts.items() if n == top))
+    if len(tied) == 1:
+        return tied[0], tied, "plurality"
+    return draw(state, "wolf_tie", tied), tied, "tie_broken"
+
+
+def apply_seer(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     seer = _required(state, Role.SEER)
     target = answers[seer].option
-    camp = Camp.WOLF if state.seat(target).is_wolf else Camp.GOOD
+    checked = state.seat(target)
+    camp = Camp.WOLF if checked.is_wolf else Camp.GOOD
+    # The camp is always the event's value; under `seer_result=role` its text is the role.
+    role = checked.role.value if state.config.variants.seer_result is SeerResult.ROLE else None
     night = state.night.model_copy(update={"seer_target": target})
     state = state.model_copy(update={"night": night})
     events.append(
-        event(state, EventKind.SEER_RESULT, Audience.SEAT, seat=seer, target=target, value=camp)
+        event(
+            state,
+            EventKind.SEER_RESULT,
+            Audience.SEAT,
+            seat=seer,
+            target=target,
+            value=camp,
+            text=role,
+        )
     )
-    return enter_night_step(state, Step.WITCH_CURE, events)
+    return state, Outcome.DONE
 
 
-def apply_witch_cure(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_witch_cure(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     witch = _required(state, Role.WITCH)
     if answers[witch].option == Option.SAVE:
         night = state.night.model_copy(update={"cured": True})
@@ -202,10 +182,10 @@ def apply_witch_cure(state: GameState, answers: Answers, events: list[Event]) ->
                 target=state.night.wolf_target,
             )
         )
-    return enter_night_step(state, Step.WITCH_POISON, events)
+    return state, Outcome.DONE
 
 
-def apply_witch_poison(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_witch_poison(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     witch = _required(state, Role.WITCH)
     target = _target(answers[witch].option)
     if target is not None:
@@ -216,19 +196,28 @@ def apply_witch_poison(state: GameState, answers: Answers, events: list[Event]) 
                 state, EventKind.WITCH_POISON, Audience.SEAT, seat=witch, actor=witch, target=target
             )
         )
-    return enter_night_step(state, Step.GUARD, events)
+    return state, Outcome.DONE
 
 
-def apply_guard(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_guard(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     guard = _required(state, Role.GUARD)
     target = _target(answers[guard].option)
     night = state.night.model_copy(update={"guard_target": target})
     # Guarding nobody breaks the no-repeat chain, so `last_guarded` becomes None too.
-    state = state.model_copy(update={"night": night, "last_guarded": target, "step": Step.DAWN})
+    state = state.model_copy(update={"night": night, "last_guarded": target})
+    # Filed under the dawn, where the protection takes effect (as since 0.1.0).
     events.append(
-        event(state, EventKind.GUARD, Audience.SEAT, seat=guard, actor=guard, target=target)
+        event(
+            state,
+            EventKind.GUARD,
+            Audience.SEAT,
+            phase=Step.DAWN,
+            seat=guard,
+            actor=guard,
+            target=target,
+        )
     )
-    return state
+    return state, Outcome.DONE
 
 
 # --- dawn -------------------------------------------------------------------------------
@@ -242,7 +231,7 @@ def wolf_kill_succeeds(state: GameState) -> bool:
     return not (guarded or night.cured)
 
 
-def resolve_dawn(state: GameState, events: list[Event]) -> GameState:
+def resolve_dawn(state: GameState, events: list[Event]) -> Resolved:
     night = state.night
     deaths: dict[str, Cause] = {}
     if night.wolf_target is not None and wolf_kill_succeeds(state):
@@ -252,10 +241,23 @@ def resolve_dawn(state: GameState, events: list[Event]) -> GameState:
         deaths[night.poison_target] = Cause.POISON
     for seat_id in sorted(deaths):
         state = kill(state, seat_id, deaths[seat_id], events)
+    guard = seat_of_role(state, Role.GUARD)
+    saved = night.guard_target is not None and night.guard_target == night.wolf_target
+    if state.config.variants.guard_told_of_save and saved and night.guard_target not in deaths:
+        events.append(
+            event(
+                state,
+                EventKind.GUARD,
+                Audience.SEAT,
+                seat=guard,
+                actor=guard,
+                target=night.guard_target,
+                value="saved",
+            )
+        )
     state = state.model_copy(update={"unannounced": tuple(sorted(deaths))})
     events.append(event(state, EventKind.DAY_START, Audience.PUBLIC))
     ended = check_and_end(state, events)
     if ended is not None:
-        return ended
-    # The Day-1 election comes before the night's deaths are announced (RULES §3).
-    return sheriff.after_dawn(state, events)
+        return ended, Outcome.GAME_OVER
+    return state, Outcome.DONE

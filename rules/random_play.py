@@ -37,7 +37,7 @@ def play_random_game(
     Answers are those of `random` players whose player seed is `player_seed` (default: the
     game seed), so a graph game of random players equals this game.
     """
-    seed = config.seed if player_seed is None else player_seed
+    seed = config.player_root(player_seed)
     state, events = new_game(config)
     while not is_terminal(state):
         decision = pending_decision(state)

@@ -1,5 +1,11 @@
-"""Seeded randomness. Every draw comes from (game seed, decision key), never from global state,
-so a resumed or forked game draws exactly what the original drew."""
+"""Seeded randomness. Every draw comes from (game root, decision key), never from global state,
+so a resumed or forked game draws exactly what the original drew.
+
+A game's root blends its seed with its secret (`keyed_root`): a seed is often small or
+typed by hand, so anything drawn from the seed alone (display names, a random seat's
+votes, a player's own seed) would let a spectator or a player enumerate seeds until one
+matches what they saw, and then rebuild the deal. With a secret of 128 bits or more that
+only the game's owner holds, the root cannot be enumerated."""
 
 import hashlib
 import random
@@ -11,6 +17,15 @@ T = TypeVar("T")
 
 def _hash(seed: int, key: str) -> int:
     return int.from_bytes(hashlib.blake2b(f"{seed}:{key}".encode(), digest_size=8).digest(), "big")
+
+
+def keyed_root(seed: int, secret: str) -> int:
+    """The root of a game's draws: `seed` itself when there is no secret (games recorded
+    before secrets existed, library use), else a 128-bit keyed hash of the seed."""
+    if not secret:
+        return seed
+    digest = hashlib.blake2b(str(seed).encode(), key=bytes.fromhex(secret), digest_size=16)
+    return int.from_bytes(digest.digest(), "big")
 
 
 def rng_for(seed: int, key: str) -> random.Random:

@@ -1,11 +1,19 @@
 """The sheriff (RULES §3, §4): the Day-1 election, the badge, the speaking direction and the
 sheriff's weighted ballot."""
 
-from autowerewolf.rules import chain, discussion, speeches
-from autowerewolf.rules.common import clockwise_from, event, others, seat_after
+from autowerewolf.rules.common import (
+    clockwise_from,
+    draw,
+    event,
+    explode_option,
+    exploded,
+    others,
+    seat_after,
+)
+from autowerewolf.rules.deaths import pop_task
 from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Audience, Event, EventKind
-from autowerewolf.rules.rng import pick
+from autowerewolf.rules.outcome import Outcome, Resolved
 from autowerewolf.rules.state import BadgeStatus, Election, GameState, Step
 from autowerewolf.rules.tally import publish_ballots, publish_result, tally
 from autowerewolf.rules.variants import BadgeSwallow
@@ -21,17 +29,6 @@ def election_pending(state: GameState) -> bool:
     )
 
 
-def after_dawn(state: GameState, events: list[Event]) -> GameState:
-    """The election (or its postponed sequel) before the night's deaths are announced."""
-    if not election_pending(state):
-        return state.model_copy(update={"step": Step.ANNOUNCE})
-    if state.election.postponed:
-        alive = set(state.publicly_alive)
-        remaining = tuple(c for c in state.election.candidates if c in alive)
-        return settle_candidates(state, remaining, events)
-    return state.model_copy(update={"step": Step.ELECTION_SIGNUP})
-
-
 def election_round(state: GameState) -> int:
     return state.election.round
 
@@ -39,7 +36,7 @@ def election_round(state: GameState) -> int:
 def signup_options(state: GameState) -> Options:
     """Sign-up is simultaneous; the night's dead still take part (RULES §3)."""
     return {
-        s: (Option.RUN.value, Option.PASS.value, *speeches.explode_option(state, s))
+        s: (Option.RUN.value, Option.PASS.value, *explode_option(state, s))
         for s in state.publicly_alive
     }
 
@@ -50,7 +47,7 @@ def first_exploder(answers: Answers) -> str | None:
     return exploders[0] if exploders else None
 
 
-def apply_signup(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_signup(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     runners = tuple(sorted(s for s, a in answers.items() if a.option == Option.RUN))
     for seat_id in sorted(s for s, a in answers.items() if a.option != Option.EXPLODE):
         ran = seat_id in runners
@@ -66,27 +63,22 @@ def apply_signup(state: GameState, answers: Answers, events: list[Event]) -> Gam
     state = state.model_copy(update={"election": Election(signed_up=runners, candidates=runners)})
     exploder = first_exploder(answers)
     if exploder is not None:
-        return speeches.explode(state, exploder)
+        return exploded(state, exploder)
     if runners and len(runners) == len(state.publicly_alive):
         return lose_badge(state, "every player ran", events)
     return settle_candidates(state, runners, events)
 
 
-def start_election_speeches(state: GameState, candidates: tuple[str, ...]) -> GameState:
-    start = pick(state.config.seed, f"d{state.day}:campaign_start", sorted(candidates))
+def start_election_speeches(state: GameState, candidates: tuple[str, ...]) -> Resolved:
+    start = draw(state, "campaign_start", sorted(candidates))
     election = state.election.model_copy(update={"candidates": candidates, "postponed": False})
-    return state.model_copy(
-        update={
-            "step": Step.ELECTION_SPEECH,
-            "election": election,
-            "speakers": clockwise_from(start, candidates),
-        }
-    )
+    update = {"election": election, "speakers": clockwise_from(start, candidates)}
+    return state.model_copy(update=update), Outcome.CAMPAIGN
 
 
 def settle_candidates(
     state: GameState, candidates: tuple[str, ...], events: list[Event]
-) -> GameState:
+) -> Resolved:
     """0 candidates: badge lost; 1: elected; more: campaign speeches (RULES §3)."""
     if not candidates:
         return lose_badge(state, "no candidate", events)
@@ -95,26 +87,27 @@ def settle_candidates(
     return start_election_speeches(state, candidates)
 
 
-def elect(state: GameState, seat_id: str, events: list[Event]) -> GameState:
+def _result(state: GameState, events: list[Event], **fields: object) -> Resolved:
+    """The election's result, filed under the announcement that follows it (as since 0.1.0)."""
+    events.append(event(state, EventKind.SHERIFF, Audience.PUBLIC, phase=Step.ANNOUNCE, **fields))
+    return state, Outcome.ELECTED
+
+
+def elect(state: GameState, seat_id: str, events: list[Event]) -> Resolved:
     state = state.model_copy(
         update={
             "sheriff": seat_id,
             "badge": BadgeStatus.HELD,
             "election": Election(signed_up=state.election.signed_up),
-            "step": Step.ANNOUNCE,
             "speakers": (),
         }
     )
-    events.append(event(state, EventKind.SHERIFF, Audience.PUBLIC, target=seat_id, value="elected"))
-    return state
+    return _result(state, events, target=seat_id, value="elected")
 
 
-def lose_badge(state: GameState, reason: str, events: list[Event]) -> GameState:
-    state = state.model_copy(
-        update={"badge": BadgeStatus.LOST, "step": Step.ANNOUNCE, "speakers": ()}
-    )
-    events.append(event(state, EventKind.SHERIFF, Audience.PUBLIC, value="lost", text=reason))
-    return state
+def lose_badge(state: GameState, reason: str, events: list[Event]) -> Resolved:
+    state = state.model_copy(update={"badge": BadgeStatus.LOST, "speakers": ()})
+    return _result(state, events, value="lost", text=reason)
 
 
 def withdraw_options(state: GameState) -> Options:
@@ -122,7 +115,7 @@ def withdraw_options(state: GameState) -> Options:
     candidates = state.election.candidates
     options: Options = {}
     for s in state.publicly_alive:
-        explode = speeches.explode_option(state, s)
+        explode = explode_option(state, s)
         if s in candidates:
             options[s] = (Option.STAY.value, Option.WITHDRAW.value, *explode)
         elif explode:
@@ -130,7 +123,7 @@ def withdraw_options(state: GameState) -> Options:
     return options
 
 
-def apply_withdraw(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_withdraw(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     leaving = {s for s, a in answers.items() if a.option == Option.WITHDRAW}
     for seat_id in sorted(leaving):
         events.append(event(state, EventKind.WITHDRAW, Audience.PUBLIC, actor=seat_id))
@@ -140,12 +133,12 @@ def apply_withdraw(state: GameState, answers: Answers, events: list[Event]) -> G
     )
     exploder = first_exploder(answers)
     if exploder is not None:
-        return speeches.explode(state, exploder)
+        return exploded(state, exploder)
     if not remaining:
         return lose_badge(state, "every candidate withdrew", events)
     if len(remaining) == 1:
         return elect(state, remaining[0], events)
-    return state.model_copy(update={"step": Step.ELECTION_VOTE})
+    return state, Outcome.DONE
 
 
 def election_vote_options(state: GameState) -> Options:
@@ -155,7 +148,7 @@ def election_vote_options(state: GameState) -> Options:
     return {s: choices for s in state.publicly_alive if s not in signed}
 
 
-def apply_election_vote(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_election_vote(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     round_ = state.election.round
     ballots = {s: a.option for s, a in answers.items()}
     publish_ballots(state, ballots, {}, "election", round_, events)
@@ -168,9 +161,8 @@ def apply_election_vote(state: GameState, answers: Answers, events: list[Event])
     if round_ >= 2:
         return lose_badge(state, "second tie", events)
     election = state.election.model_copy(update={"round": 2, "candidates": leaders})
-    return state.model_copy(
-        update={"election": election, "step": Step.ELECTION_PK_SPEECH, "speakers": leaders}
-    )
+    update = {"election": election, "speakers": leaders}
+    return state.model_copy(update=update), Outcome.ELECTION_TIE
 
 
 def swallow_badge(state: GameState, events: list[Event]) -> GameState:
@@ -215,11 +207,11 @@ def badge_options(state: GameState) -> Options:
     return {holder: (*others(state, holder), Option.TEAR.value)}
 
 
-def apply_badge(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_badge(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
     """The dead sheriff passes the badge to a living player or tears it."""
     holder = state.chain[0].seat
     assert holder is not None
-    state = chain.pop_task(state)
+    state = pop_task(state)
     choice = answers[holder].option
     if choice == Option.TEAR:
         state = state.model_copy(update={"sheriff": None, "badge": BadgeStatus.LOST})
@@ -236,7 +228,7 @@ def apply_badge(state: GameState, answers: Answers, events: list[Event]) -> Game
                 value="passed",
             )
         )
-    return chain.run_chain(state, events)
+    return state, Outcome.CHAIN
 
 
 def flip_loses_badge(state: GameState, seat_id: str, events: list[Event]) -> GameState:
@@ -277,7 +269,9 @@ def speaking_order(state: GameState, clockwise: bool) -> tuple[str, ...]:
     return (*order, state.sheriff)
 
 
-def apply_direction(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+def apply_direction(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
+    """The sheriff's direction orders the day's speakers (queued in `speakers`, the sheriff
+    last), whom the discussion opens with (flow.py)."""
     assert state.sheriff is not None
     clockwise = answers[state.sheriff].option == Option.CLOCKWISE
     events.append(
@@ -290,7 +284,7 @@ def apply_direction(state: GameState, answers: Answers, events: list[Event]) -> 
         )
     )
     order = speaking_order(state, clockwise)
-    return discussion.open_discussion(state, order, closer=state.sheriff)
+    return state.model_copy(update={"speakers": order}), Outcome.DONE
 
 
 def ballot_weight(state: GameState, voter: str) -> float:

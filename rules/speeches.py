@@ -3,32 +3,21 @@ daytime speaking step (RULES §3, §6)."""
 
 from collections.abc import Callable
 
-from autowerewolf.rules import chain, sheriff
-from autowerewolf.rules.common import event
+from autowerewolf.rules import sheriff
+from autowerewolf.rules.common import event, explode_option, exploded
 from autowerewolf.rules.deaths import kill, push_chain
 from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Audience, Event, EventKind
+from autowerewolf.rules.outcome import Outcome, Resolved
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.state import BadgeStatus, Cause, GameState, Step
 
-Resolver = Callable[[GameState, Answers, list[Event]], GameState]
-
-
-def explode_option(state: GameState, seat_id: str) -> tuple[str, ...]:
-    """('explode',) for a wolf where the rules allow it, else ()."""
-    if state.config.variants.allow_wolf_self_explode and state.seat(seat_id).is_wolf:
-        return (Option.EXPLODE.value,)
-    return ()
+Resolver = Callable[[GameState, Answers, list[Event]], Resolved]
 
 
 def speech_options(state: GameState) -> Options:
     speaker = state.speakers[0]
     return {speaker: (Option.SPEAK.value, *explode_option(state, speaker))}
-
-
-def explode(state: GameState, seat_id: str) -> GameState:
-    update = {"exploder": seat_id, "step": Step.SELF_EXPLOSION, "speakers": ()}
-    return state.model_copy(update=update)
 
 
 def record_speech(
@@ -40,26 +29,26 @@ def record_speech(
     )
 
 
-def speech_step(label: str, then: str) -> Resolver:
+def speech_step(label: str) -> Resolver:
     """The resolver of a speaking step: each speaker in turn speaks (a public speech labelled
-    `label`) or explodes; after the last one the game goes to step `then`."""
+    `label`) or explodes; after the last one the step is done."""
 
-    def apply_speech(state: GameState, answers: Answers, events: list[Event]) -> GameState:
+    def apply_speech(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
         speaker = state.speakers[0]
         action = answers[speaker]
         if action.option == Option.EXPLODE:
-            return explode(state, speaker)
+            return exploded(state, speaker)
         record_speech(state, speaker, label, action.text, events)
         rest = state.speakers[1:]
         if rest:
-            return state.model_copy(update={"speakers": rest})
-        return state.model_copy(update={"speakers": (), "step": then})
+            return state.model_copy(update={"speakers": rest}), Outcome.NEXT_SEAT
+        return state.model_copy(update={"speakers": ()}), Outcome.DONE
 
     apply_speech.__name__ = f"apply_{label}_speech"
     return apply_speech
 
 
-def resolve_self_explosion(state: GameState, events: list[Event]) -> GameState:
+def resolve_self_explosion(state: GameState, events: list[Event]) -> Resolved:
     """The wolf dies at once, revealed; the rest of the day is cancelled (RULES §6)."""
     wolf = state.exploder
     assert wolf is not None
@@ -76,4 +65,4 @@ def resolve_self_explosion(state: GameState, events: list[Event]) -> GameState:
         state = kill(state, wolf, Cause.EXPLOSION, events)
         state = push_chain(state, (wolf,))
     after = Step.ANNOUNCE if state.unannounced else Step.WOLVES
-    return chain.run_chain(state.model_copy(update={"after_chain": after}), events)
+    return state.model_copy(update={"after_chain": after}), Outcome.CHAIN

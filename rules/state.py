@@ -35,6 +35,7 @@ class Step(StrEnum):
     DISCUSSION = "discussion"
     DISCUSSION_BID = "discussion_bid"
     EXILE_VOTE = "exile_vote"
+    EXILE_ROLL_CALL = "exile_roll_call"
     EXILE_PK_SPEECH = "exile_pk_speech"
     SELF_EXPLOSION = "self_explosion"
     GAME_OVER = "game_over"
@@ -112,6 +113,7 @@ class Vote(Frozen):
 
     round: int = 1
     candidates: tuple[str, ...] = ()  # PK: the tied players
+    ballots: dict[str, str] = Field(default_factory=dict)  # a roll call's ballots so far
 
 
 class Discussion(Frozen):
@@ -148,6 +150,9 @@ class GameState(Frozen):
     exploder: str | None = None
     winner: Camp | None = None
     win_reason: str | None = None
+    # Outcomes of the moderator's draws fixed by a script, by draw key (docs/scripts.md);
+    # every other draw is seeded. Never part of any seat's view.
+    draws: dict[str, str] = Field(default_factory=dict)
 
     def seat(self, seat_id: str) -> Seat:
         return self.seats[int(seat_id[1:]) - 1]

@@ -14,11 +14,14 @@ from enum import StrEnum
 from typing import Literal
 
 from autowerewolf.rules import chain, day, discussion, night, sheriff, speeches
-from autowerewolf.rules.decisions import Answers, Options
+from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Event
+from autowerewolf.rules.keys import BadKey, DecisionKey
+from autowerewolf.rules.outcome import Resolved
 from autowerewolf.rules.state import GameState, Step
 
-Resolver = Callable[[GameState, Answers, list[Event]], GameState]
+# Applies the answers and says what happened; the flow (flow.py) decides where to go.
+Resolver = Callable[[GameState, Answers, list[Event]], Resolved]
 OptionsBuilder = Callable[[GameState], Options]
 TextKind = Literal["speech", "message"]
 
@@ -36,13 +39,24 @@ class StepSpec:
     kind: StepKind
     next: tuple[str, ...]  # every step this one may lead to
     resolve: Resolver | None  # applies the answers (none for automatic steps); None at the end
+    then: str | None = None  # the step the flow enters once this one is done
     options: OptionsBuilder | None = None  # who decides, among which options; None: no one
     round_of: Callable[[GameState], int] | None = None  # set: everyone asked at once, by round
     # set: a seat may take this step more than once a day; its key then names the turn
     turn_of: Callable[[GameState], int | None] | None = None
+    # asks the seats queued in `state.speakers` one at a time; its key names the seat
+    in_turn: bool = False
+    # the option words its answers may hold besides seats, and whether they may name seats:
+    # what a script may answer (docs/scripts.md)
+    words: tuple[str, ...] = ()
+    names_seats: bool = False
     text: TextKind | None = None  # free text the answer carries
     prompt: str | None = None  # key of the decision's wording in prompts/decisions.yaml
     rule: str = ""  # the rulebook section
+    # Everyone learns who answered and what (RULES §9): speeches, sign-ups, votes, the
+    # badge. Otherwise the answer is the answering seat's (night actions, bids, and the
+    # Hunter's shot, whose refusal stays secret).
+    public: bool = False
 
     @property
     def simultaneous(self) -> bool:
@@ -53,8 +67,8 @@ class StepSpec:
         return self.options is not None
 
 
-def automatic(resolve: Callable[[GameState, list[Event]], GameState]) -> Resolver:
-    def resolve_step(state: GameState, _answers: Answers, events: list[Event]) -> GameState:
+def automatic(resolve: Callable[[GameState, list[Event]], Resolved]) -> Resolver:
+    def resolve_step(state: GameState, _answers: Answers, events: list[Event]) -> Resolved:
         return resolve(state, events)
 
     resolve_step.__name__ = resolve.__name__
@@ -81,7 +95,11 @@ STEPS: dict[str, StepSpec] = {
         StepKind.NIGHT,
         next=(Step.WOLVES, *_NIGHT_TAIL),
         options=night.wolves_options,
+        in_turn=True,
+        words=(Option.NONE.value,),
+        names_seats=True,
         resolve=night.apply_wolves,
+        then=Step.SEER,
         text="message",
         prompt="wolves",
         rule="§2",
@@ -90,7 +108,9 @@ STEPS: dict[str, StepSpec] = {
         StepKind.NIGHT,
         next=_NIGHT_TAIL[1:],
         options=night.seer_options,
+        names_seats=True,
         resolve=night.apply_seer,
+        then=Step.WITCH_CURE,
         prompt="seer",
         rule="§2",
     ),
@@ -98,7 +118,9 @@ STEPS: dict[str, StepSpec] = {
         StepKind.NIGHT,
         next=_NIGHT_TAIL[2:],
         options=night.witch_cure_options,
+        words=(Option.SAVE.value, Option.NONE.value),
         resolve=night.apply_witch_cure,
+        then=Step.WITCH_POISON,
         prompt="witch_cure",
         rule="§2",
     ),
@@ -106,7 +128,10 @@ STEPS: dict[str, StepSpec] = {
         StepKind.NIGHT,
         next=_NIGHT_TAIL[3:],
         options=night.witch_poison_options,
+        words=(Option.NONE.value,),
+        names_seats=True,
         resolve=night.apply_witch_poison,
+        then=Step.GUARD,
         prompt="witch_poison",
         rule="§2",
     ),
@@ -114,7 +139,10 @@ STEPS: dict[str, StepSpec] = {
         StepKind.NIGHT,
         next=(Step.DAWN,),
         options=night.guard_options,
+        words=(Option.NONE.value,),
+        names_seats=True,
         resolve=night.apply_guard,
+        then=Step.DAWN,
         prompt="guard",
         rule="§2",
     ),
@@ -122,52 +150,69 @@ STEPS: dict[str, StepSpec] = {
         StepKind.AUTOMATIC,
         next=(Step.ELECTION_SIGNUP, Step.ELECTION_SPEECH, Step.ANNOUNCE, Step.GAME_OVER),
         resolve=automatic(night.resolve_dawn),
+        then=Step.ELECTION_SIGNUP,
         rule="§2",
     ),
     Step.ELECTION_SIGNUP: StepSpec(
         StepKind.DAY,
         next=(Step.ELECTION_SPEECH, Step.ANNOUNCE, Step.SELF_EXPLOSION),
         options=sheriff.signup_options,
+        words=(Option.RUN.value, Option.PASS.value, Option.EXPLODE.value),
         round_of=sheriff.election_round,
         resolve=sheriff.apply_signup,
         prompt="election_signup",
         rule="§3",
+        public=True,
     ),
     Step.ELECTION_SPEECH: StepSpec(
         StepKind.DAY,
         next=(Step.ELECTION_SPEECH, Step.ELECTION_WITHDRAW, *_SPEECH_NEXT),
         options=speeches.speech_options,
-        resolve=speeches.speech_step("campaign", then=Step.ELECTION_WITHDRAW),
+        in_turn=True,
+        words=(Option.SPEAK.value, Option.EXPLODE.value),
+        resolve=speeches.speech_step("campaign"),
+        then=Step.ELECTION_WITHDRAW,
         text="speech",
         prompt="election_speech",
         rule="§3",
+        public=True,
     ),
     Step.ELECTION_WITHDRAW: StepSpec(
         StepKind.DAY,
         next=(Step.ELECTION_VOTE, Step.ANNOUNCE, Step.SELF_EXPLOSION),
         options=sheriff.withdraw_options,
+        words=(Option.STAY.value, Option.WITHDRAW.value, Option.NONE.value, Option.EXPLODE.value),
         round_of=sheriff.election_round,
         resolve=sheriff.apply_withdraw,
+        then=Step.ELECTION_VOTE,
         prompt="election_withdraw",
         rule="§3",
+        public=True,
     ),
     Step.ELECTION_VOTE: StepSpec(
         StepKind.DAY,
         next=(Step.ELECTION_PK_SPEECH, Step.ANNOUNCE),
         options=sheriff.election_vote_options,
+        words=(Option.ABSTAIN.value,),
+        names_seats=True,
         round_of=sheriff.election_round,
         resolve=sheriff.apply_election_vote,
         prompt="election_vote",
         rule="§3",
+        public=True,
     ),
     Step.ELECTION_PK_SPEECH: StepSpec(
         StepKind.DAY,
         next=(Step.ELECTION_PK_SPEECH, Step.ELECTION_WITHDRAW, *_SPEECH_NEXT),
         options=speeches.speech_options,
-        resolve=speeches.speech_step("election_pk", then=Step.ELECTION_WITHDRAW),
+        in_turn=True,
+        words=(Option.SPEAK.value, Option.EXPLODE.value),
+        resolve=speeches.speech_step("election_pk"),
+        then=Step.ELECTION_WITHDRAW,
         text="speech",
         prompt="election_pk_speech",
         rule="§3",
+        public=True,
     ),
     Step.ANNOUNCE: StepSpec(
         StepKind.AUTOMATIC,
@@ -179,6 +224,9 @@ STEPS: dict[str, StepSpec] = {
         StepKind.CHAIN,
         next=_AFTER_DEATHS,
         options=chain.hunter_options,
+        in_turn=True,
+        words=(Option.NONE.value,),
+        names_seats=True,
         resolve=chain.apply_hunter_shot,
         prompt="hunter_shot",
         rule="§7",
@@ -187,31 +235,42 @@ STEPS: dict[str, StepSpec] = {
         StepKind.CHAIN,
         next=_AFTER_DEATHS,
         options=sheriff.badge_options,
+        in_turn=True,
+        words=(Option.TEAR.value,),
+        names_seats=True,
         resolve=sheriff.apply_badge,
         prompt="badge",
         rule="§4",
+        public=True,
     ),
     Step.LAST_WORDS: StepSpec(
         StepKind.CHAIN,
         next=_AFTER_DEATHS,
         options=chain.last_words_options,
+        in_turn=True,
+        words=(Option.SPEAK.value,),
         resolve=chain.apply_last_words,
         text="speech",
         prompt="last_words",
         rule="§5",
+        public=True,
     ),
     Step.SHERIFF_DIRECTION: StepSpec(
         StepKind.DAY,
         next=(Step.DISCUSSION, Step.DISCUSSION_BID),
         options=sheriff.direction_options,
+        words=(Option.CLOCKWISE.value, Option.COUNTERCLOCKWISE.value),
         resolve=sheriff.apply_direction,
+        then=Step.DISCUSSION,
         prompt="sheriff_direction",
         rule="§4",
+        public=True,
     ),
     Step.DISCUSSION_BID: StepSpec(
         StepKind.DAY,
         next=(Step.DISCUSSION,),
         options=discussion.bid_options,
+        words=discussion.BID_OPTIONS,
         round_of=discussion.bid_round,
         resolve=discussion.apply_bids,
         prompt="discussion_bid",
@@ -219,31 +278,59 @@ STEPS: dict[str, StepSpec] = {
     ),
     Step.DISCUSSION: StepSpec(
         StepKind.DAY,
-        next=(Step.DISCUSSION, Step.DISCUSSION_BID, Step.EXILE_VOTE, *_SPEECH_NEXT),
+        next=(
+            Step.DISCUSSION,
+            Step.DISCUSSION_BID,
+            Step.EXILE_VOTE,
+            Step.EXILE_ROLL_CALL,
+            *_SPEECH_NEXT,
+        ),
         options=speeches.speech_options,
+        in_turn=True,
+        words=(Option.SPEAK.value, Option.EXPLODE.value),
         turn_of=discussion.speech_turn,
         resolve=discussion.apply_speech,
         text="speech",
         prompt="discussion",
         rule="§6",
+        public=True,
     ),
     Step.EXILE_VOTE: StepSpec(
         StepKind.DAY,
         next=(*_AFTER_DEATHS, Step.EXILE_PK_SPEECH),
         options=day.exile_vote_options,
+        words=(Option.ABSTAIN.value,),
+        names_seats=True,
         round_of=day.exile_round,
         resolve=day.apply_exile_vote,
         prompt="exile_vote",
         rule="§6",
+        public=True,
+    ),
+    Step.EXILE_ROLL_CALL: StepSpec(
+        StepKind.DAY,
+        next=(Step.EXILE_ROLL_CALL, *_AFTER_DEATHS),
+        options=day.roll_call_options,
+        in_turn=True,
+        words=(Option.ABSTAIN.value,),
+        names_seats=True,
+        resolve=day.apply_roll_call,
+        prompt="exile_roll_call",
+        rule="§6",
+        public=True,
     ),
     Step.EXILE_PK_SPEECH: StepSpec(
         StepKind.DAY,
         next=(Step.EXILE_PK_SPEECH, Step.EXILE_VOTE, *_SPEECH_NEXT),
         options=speeches.speech_options,
-        resolve=speeches.speech_step("exile_pk", then=Step.EXILE_VOTE),
+        in_turn=True,
+        words=(Option.SPEAK.value, Option.EXPLODE.value),
+        resolve=speeches.speech_step("exile_pk"),
+        then=Step.EXILE_VOTE,
         text="speech",
         prompt="exile_pk_speech",
         rule="§6",
+        public=True,
     ),
     Step.SELF_EXPLOSION: StepSpec(
         StepKind.AUTOMATIC,
@@ -271,3 +358,24 @@ def takes_text(step: str) -> TextKind | None:
     """The free text an answer at `step` carries: a speech, a wolf message, or none."""
     found = STEPS.get(step)
     return found.text if found is not None else None
+
+
+def check_key(key: DecisionKey) -> DecisionKey:
+    """`key` if it names a decision of the table in the shape its step is keyed by (keys.py),
+    else BadKey saying what is wrong."""
+    found = STEPS.get(key.step)
+    if found is None or found.options is None:
+        raise BadKey(f"{key}: {key.step!r} is not a step that asks a decision")
+    if key.night != (found.kind is StepKind.NIGHT):
+        phase = "a night (n<night>:...)" if found.kind is StepKind.NIGHT else "a day (d<day>:...)"
+        raise BadKey(f"{key}: {key.step} is {phase} decision")
+    if found.simultaneous and key.round is None:
+        raise BadKey(f"{key}: {key.step} is simultaneous: its key names the round (:r<round>)")
+    if not found.simultaneous and key.round is not None:
+        raise BadKey(f"{key}: {key.step} is not simultaneous: its key names no round")
+    if key.turn is not None and found.turn_of is None:
+        raise BadKey(f"{key}: {key.step} is taken once a day: its key names no turn")
+    if found.in_turn != (key.seat is not None):
+        named = "names the seat whose turn it is" if found.in_turn else "names no seat"
+        raise BadKey(f"{key}: the key of {key.step} {named}")
+    return key

@@ -6,11 +6,26 @@ from pydantic import BaseModel, ConfigDict
 
 from autowerewolf.rules.decisions import PendingDecision
 from autowerewolf.rules.engine import pending_decision
-from autowerewolf.rules.events import Audience, Event
+from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.frozen import FrozenModel
 from autowerewolf.rules.roles import Camp, Role
 from autowerewolf.rules.state import GameState
 from autowerewolf.rules.variants import Variants
+
+# What the moderator reveals to everyone once the game is over, as at a real table: the
+# deal, every death's cause and each night's actions (not the wolves' talk).
+REVEALED_AT_END = frozenset(
+    {
+        EventKind.DEAL,
+        EventKind.DEATH,
+        EventKind.WOLF_TARGET,
+        EventKind.SEER_RESULT,
+        EventKind.WITCH_CURE,
+        EventKind.WITCH_POISON,
+        EventKind.GUARD,
+        EventKind.HUNTER_SHOT,
+    }
+)
 
 
 class PlayerInfo(FrozenModel):
@@ -89,13 +104,32 @@ def public_events(events: Iterable[Event]) -> tuple[Event, ...]:
     return tuple(e for e in events if e.audience is Audience.PUBLIC)
 
 
+def ending_reveal(
+    state: GameState, events: Iterable[Event], seat_id: str | None = None
+) -> tuple[Event, ...]:
+    """Once the game is over, what the moderator reveals to `seat_id` (None: the public)
+    that it had not seen: the deal, the causes of death and the night actions."""
+    if not state.is_over:
+        return ()
+    me = state.seat(seat_id) if seat_id is not None else None
+    return tuple(
+        e
+        for e in events
+        if e.kind in REVEALED_AT_END
+        and e.audience is not Audience.PUBLIC
+        and (me is None or not e.visible_to(me.id, me.is_wolf))
+    )
+
+
 def seat_view(
     state: GameState,
     events: Iterable[Event],
     seat_id: str,
     decision: PendingDecision | None = None,
+    players: tuple[PlayerInfo, ...] | None = None,
 ) -> SeatView:
-    """The view of `seat_id`; `decision` defaults to the pending one."""
+    """The view of `seat_id`; `decision` defaults to the pending one. `players`: the state's
+    `public_players`, when the caller builds the views of several seats at once."""
     me = state.seat(seat_id)
     decision = decision if decision is not None else pending_decision(state)
     # The question this seat is asked now, if any (a probe or the pending decision).
@@ -110,7 +144,7 @@ def seat_view(
         rules=table_rules(state),
         step=asked.step if asked else None,
         teammates=tuple(s.id for s in state.seats if me.is_wolf and s.is_wolf and s.id != me.id),
-        players=public_players(state),
+        players=players if players is not None else public_players(state),
         cure_available=(not state.cure_used) if is_witch else None,
         poison_available=(not state.poison_used) if is_witch else None,
         last_guarded=state.last_guarded if me.role is Role.GUARD else None,

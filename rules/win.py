@@ -1,6 +1,7 @@
 """Win conditions and the end of the game (RULES §8)."""
 
 from autowerewolf.rules.common import event
+from autowerewolf.rules.deaths import death_announcement
 from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.roles import Camp, Role, is_god
 from autowerewolf.rules.state import GameState, Step
@@ -39,8 +40,19 @@ def check_winner(state: GameState) -> tuple[Camp, str] | None:
 
 
 def game_over(state: GameState, winner: Camp | None, reason: str, events: list[Event]) -> GameState:
+    """The end: the deaths not yet told are announced first (a game can end at dawn), so
+    that nobody stands alive under the reason the game ended (RULES §5, §8)."""
+    if state.unannounced:
+        events.append(death_announcement(state))
     state = state.model_copy(
-        update={"step": Step.GAME_OVER, "winner": winner, "win_reason": reason, "speakers": ()}
+        update={
+            "step": Step.GAME_OVER,
+            "winner": winner,
+            "win_reason": reason,
+            "speakers": (),
+            "unannounced": (),
+            "dawn_deaths": state.unannounced or state.dawn_deaths,
+        }
     )
     events.append(
         event(state, EventKind.GAME_OVER, Audience.PUBLIC, value=winner or "draw", text=reason)

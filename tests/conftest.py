@@ -1,4 +1,5 @@
-"""Shared fixtures: a fresh game database; a real PostgreSQL server on 127.0.0.1."""
+"""Shared fixtures: a fresh game database; a real PostgreSQL server on 127.0.0.1; the
+folder the web app's screenshots go to (`--screenshots DIR`; none are taken without it)."""
 
 import importlib.util
 from collections.abc import Iterator
@@ -8,6 +9,27 @@ import pytest
 
 from autowerewolf.runner import Games
 from tests.graph.graph_helpers import new_games
+
+# Under CI=true a skipped test fails unless its reason is allowed (tests/skip_policy.py).
+pytest_plugins = ["tests.skip_policy"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--screenshots",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="save the browser tests' screenshots of the web app into DIR (docs/screenshots "
+        "in the README's command); without it none are taken: tests write only to "
+        "temporary folders",
+    )
+
+
+@pytest.fixture(scope="session")
+def screenshots(request: pytest.FixtureRequest) -> Path | None:
+    folder: Path | None = request.config.getoption("--screenshots")
+    return folder.resolve() if folder is not None else None
 
 
 @pytest.fixture

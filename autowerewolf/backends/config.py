@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -102,12 +103,19 @@ class ModelConfig(_Strict):
         description="Answer bounds: compact, full or numbers; default compact for "
         "the local backend, full otherwise.",
     )
+    speech: Literal["acts", "free"] | None = Field(
+        None,
+        description="Speeches as structured acts (claim, check, accuse, vouch...) or free "
+        "text; default acts for the local backend, free otherwise.",
+    )
 
     def bounds(self) -> Bounds:
-        """The answer bounds this model's players write within."""
+        """The answer bounds this model's players write within, and their speech form."""
+        acts = (self.speech or ("acts" if self.backend == "local" else "free")) == "acts"
         if isinstance(self.budget, Budget):
-            return Bounds(self.budget.reasoning, self.budget.speech, self.budget.message)
-        return BUDGETS[self.budget or ("compact" if self.backend == "local" else "full")]
+            return Bounds(self.budget.reasoning, self.budget.speech, self.budget.message, acts)
+        chosen = BUDGETS[self.budget or ("compact" if self.backend == "local" else "full")]
+        return replace(chosen, speech_acts=acts)
 
     def answer_tokens(self) -> int:
         """`max_tokens` as set; left unset, at least enough for the answer bounds (about

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_ollama import ChatOllama
 from langchain_openai import ChatOpenAI
-from pydantic import SecretStr
+from pydantic import SecretStr, ValidationError
 
 from autowerewolf.backends.config import ModelConfig
 from autowerewolf.backends.gate import is_transient, retry_after_of, status_of
@@ -51,7 +52,8 @@ class ModelCallError(RuntimeError):
     """A model call failed; the message is the original error's, with secrets redacted.
 
     It keeps what the gate needs to decide on a retry (backends/gate.py): the HTTP status,
-    the server's Retry-After, and whether the connection itself failed."""
+    the server's Retry-After, and whether the connection itself failed; and `answer`, the
+    server's answer (redacted) when the call failed because it did not fit the schema."""
 
     def __init__(
         self,
@@ -59,19 +61,24 @@ class ModelCallError(RuntimeError):
         status_code: int | None = None,
         retry_after_s: float | None = None,
         connection_failed: bool = False,
+        answer: AIMessage | None = None,
     ) -> None:
         super().__init__(message)
         self.status_code = status_code
         self.retry_after_s = retry_after_s
         self.connection_failed = connection_failed
+        self.answer = answer
 
 
-def _redacted(err: Exception) -> ModelCallError:
+def _redacted(err: Exception, answer: AIMessage | None = None) -> ModelCallError:
+    if answer is not None and isinstance(answer.content, str):
+        answer = answer.model_copy(update={"content": redact_secrets(answer.content)})
     return ModelCallError(
         redact_secrets(f"{type(err).__name__}: {err}"),
         status_of(err),
         retry_after_of(err),
         is_transient(err) and status_of(err) is None,
+        answer,
     )
 
 
@@ -81,11 +88,26 @@ class RedactingChatOpenAI(ChatOpenAI):
     The OpenAI client puts the server's error body into the exception message; a new
     exception with the redacted text replaces it (`from None`: no chained original)."""
 
+    def _refused_answer(self, err: Exception) -> AIMessage | None:
+        """The server's answer when the OpenAI client refused it: with a structured-output
+        schema the client validates the answer inside the call and raises if it does not
+        fit, before LangChain's parser could report it with the raw answer. ChatOpenAI
+        attaches the HTTP response: the answer is rebuilt from it, to be recorded and its
+        tokens counted like any invalid answer (players/llm/calls.py)."""
+        response = getattr(err, "response", None)
+        if not isinstance(err, ValidationError) or not isinstance(response, httpx.Response):
+            return None
+        try:
+            message = self._create_chat_result(response.json()).generations[0].message
+        except Exception:  # not a chat completion after all: the error alone is reported
+            return None
+        return message if isinstance(message, AIMessage) else None
+
     def _generate(self, *args: Any, **kwargs: Any) -> ChatResult:
         try:
             return super()._generate(*args, **kwargs)
         except Exception as err:
-            raise _redacted(err) from None
+            raise _redacted(err, self._refused_answer(err)) from None
 
     def _create_chat_result(self, response: Any, generation_info: Any = None) -> ChatResult:
         """ChatOpenAI drops a reasoning model's separate `reasoning_content`; keep it in the
@@ -108,7 +130,7 @@ class RedactingChatOpenAI(ChatOpenAI):
         try:
             return await super()._agenerate(*args, **kwargs)
         except Exception as err:
-            raise _redacted(err) from None
+            raise _redacted(err, self._refused_answer(err)) from None
 
     def _stream(self, *args: Any, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
         try:

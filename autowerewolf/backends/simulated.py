@@ -12,12 +12,13 @@ import json
 import random
 import time
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.runnables import Runnable, RunnableLambda
+from langchain_core.runnables import Runnable, RunnableConfig
 from pydantic import BaseModel, ValidationError
 
 SPEECH = "I have watched the votes closely; my suspicion stays where the evidence points."
@@ -32,9 +33,23 @@ def _prompt_text(messages: list[BaseMessage]) -> str:
 _TEXTS = {"speech": SPEECH, "message": MESSAGE, "reasoning": REASONING}
 
 
+# Each answer class's JSON schema, built once: pydantic builds it anew on every call, which
+# was a tenth of a simulated game's CPU. Weakly keyed, so a class dropped from the bounded
+# schema caches (prompts/answers.py) is not kept alive here.
+_JSON_SCHEMAS: "WeakKeyDictionary[type[BaseModel], dict[str, Any]]" = WeakKeyDictionary()
+
+
+def json_schema_of(schema: type[BaseModel]) -> dict[str, Any]:
+    """`schema.model_json_schema()`, once per class (read only: `fill` never changes it)."""
+    found = _JSON_SCHEMAS.get(schema)
+    if found is None:
+        found = _JSON_SCHEMAS[schema] = schema.model_json_schema()
+    return found
+
+
 def fill(schema: dict[str, Any], rng: random.Random, name: str = "") -> Any:
     """A value valid for a JSON schema as pydantic writes them: a seeded choice for enums,
-    a seeded integer in range, short texts, and nested objects via `$defs`."""
+    a seeded integer in range, short texts, lists, and nested objects via `$defs`."""
     root = schema
 
     def value(node: dict[str, Any], field: str) -> Any:
@@ -47,6 +62,9 @@ def fill(schema: dict[str, Any], rng: random.Random, name: str = "") -> Any:
             return rng.choice(node["enum"])
         if node.get("type") == "object":
             return {key: value(sub, key) for key, sub in node.get("properties", {}).items()}
+        if node.get("type") == "array":  # a structured speech's acts
+            count = rng.randint(node.get("minItems", 0), node.get("maxItems", 3))
+            return [value(node["items"], field) for _ in range(count)]
         if node.get("type") == "integer":
             return rng.randint(node.get("minimum", 0), node.get("maximum", 4))
         text = _TEXTS.get(field, "Seen and noted.")
@@ -76,7 +94,7 @@ class SimulatedChatModel(BaseChatModel):
         """The answer message and how long the call should take."""
         prompt = _prompt_text(messages)
         rng = self._draw(prompt)
-        text = json.dumps(fill(schema.model_json_schema(), rng))
+        text = json.dumps(fill(json_schema_of(schema), rng))
         tokens_in, tokens_out = len(prompt) // 4, len(text) // 4
         delay = max(0.0, self.latency_s + rng.uniform(-self.jitter_s, self.jitter_s))
         message = AIMessage(
@@ -105,25 +123,41 @@ class SimulatedChatModel(BaseChatModel):
     def with_structured_output(  # type: ignore[override]
         self, schema: type[BaseModel], *, include_raw: bool = False, **kwargs: Any
     ) -> Runnable[Any, Any]:
-        def parse(message: AIMessage) -> Any:
-            try:
-                parsed, error = schema.model_validate_json(str(message.content)), None
-            except ValidationError as err:
-                parsed, error = None, err
-            if include_raw:
-                return {"raw": message, "parsed": parsed, "parsing_error": error}
-            if error is not None:
-                raise error
-            return parsed
+        return StructuredAnswers(self, schema, include_raw)
 
-        def run(messages: list[BaseMessage]) -> Any:
-            message, delay = self.answer(messages, schema)
-            time.sleep(delay)
-            return parse(message)
 
-        async def arun(messages: list[BaseMessage]) -> Any:
-            message, delay = self.answer(messages, schema)
-            await asyncio.sleep(delay)
-            return parse(message)
+class StructuredAnswers(Runnable[list[BaseMessage], Any]):
+    """The simulated model's structured output: the answer parsed as LangChain's
+    `with_structured_output` returns it. A plain Runnable rather than a RunnableLambda: a
+    lambda's per-call config, callback manager and signature checks were a fifth of a
+    simulated call's CPU, and the simulated model traces nothing."""
 
-        return RunnableLambda(run, afunc=arun)
+    def __init__(self, model: SimulatedChatModel, schema: type[BaseModel], include_raw: bool):
+        self.model = model
+        self.schema = schema
+        self.include_raw = include_raw
+
+    def _parse(self, message: AIMessage) -> Any:
+        try:
+            parsed, error = self.schema.model_validate_json(str(message.content)), None
+        except ValidationError as err:
+            parsed, error = None, err
+        if self.include_raw:
+            return {"raw": message, "parsed": parsed, "parsing_error": error}
+        if error is not None:
+            raise error
+        return parsed
+
+    def invoke(
+        self, input: list[BaseMessage], config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Any:
+        message, delay = self.model.answer(input, self.schema)
+        time.sleep(delay)
+        return self._parse(message)
+
+    async def ainvoke(
+        self, input: list[BaseMessage], config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Any:
+        message, delay = self.model.answer(input, self.schema)
+        await asyncio.sleep(delay)
+        return self._parse(message)

@@ -1,4 +1,5 @@
-"""A batch on this machine: one process, one event loop, every game an asyncio task.
+"""A batch on this machine: every game an asyncio task of one event loop, in one process,
+or in one process per core (cores.py).
 
 Failed games are noted in the database's `failures` table with their error (shown by
 `autowerewolf games`); running the batch again retries them and clears the note.
@@ -13,6 +14,7 @@ from typing import Any, TypeVar
 from rich.console import Console
 
 from autowerewolf.backends.config import PlayerModels
+from autowerewolf.batch.cores import processes_for, run_on_cores
 from autowerewolf.batch.progress import BatchProgress, batch_progress
 from autowerewolf.batch.runner import (
     BatchGame,
@@ -57,10 +59,28 @@ def run_batch(
     console: Console | None = None,
     experience: ExperiencePool | None = None,
     finished: Callable[[GameRecord], None] | None = None,
+    processes: int | None = None,
+    report: Callable[[BatchStats], None] | None = None,
 ) -> list[Outcome]:
     """Play (or resume) every game of `games` on `db`; progress on `console` if given;
-    `experience` seats read (and, unless it is frozen, learn into) that pool."""
+    `experience` seats read (and, unless it is frozen, learn into) that pool. `processes`:
+    how many processes play (default one per core, cores.py); `report` hears the progress."""
+    # Experience seats share one pool file, read (and learnt into) in order: one process.
+    pooled = any("experience" in game.seating.agents.names() for game in games)
+    processes = 1 if pooled else processes_for(games, models, processes)
     store = open_store(db, create=True)  # checks the database, creates the tables
+    if processes > 1:
+        # Kept open while the workers play: closing one of this process's connections to a
+        # SQLite file can drop the shared lock its other connections (a tournament's results
+        # table) hold on the -shm, and the last worker to finish then deletes the -wal and
+        # -shm under them ("disk I/O error").
+        try:
+            return run_on_cores(
+                db, games, processes=processes, concurrency=concurrency, models=models,
+                console=console, finished=finished,
+            )  # fmt: skip
+        finally:
+            store.close()
     try:
         book = FailureBook(store)
         stats = BatchStats(total=len(games))
@@ -76,12 +96,15 @@ def run_batch(
                 runner = Runner(saver, models, stats, experience)
                 shown = batch_progress(console, stats) if console else nullcontext()
                 with shown as bar:
-                    ticker = asyncio.create_task(_tick(bar)) if bar is not None else None
+                    ticking = bar is not None or report is not None
+                    ticker = asyncio.create_task(_tick(bar, stats, report)) if ticking else None
                     try:
                         return await play_all(runner, games, concurrency, book.note, learn)
                     finally:
                         if ticker is not None:
                             ticker.cancel()
+                        if report is not None:
+                            report(stats)
                         runner.pool.close()
 
         with batch_gc():
@@ -101,7 +124,12 @@ def run_loop(main: Coroutine[Any, Any, T]) -> T:
         return thread.submit(asyncio.run, main).result()
 
 
-async def _tick(bar: BatchProgress) -> None:
+async def _tick(
+    bar: BatchProgress | None, stats: BatchStats, report: Callable[[BatchStats], None] | None
+) -> None:
     while True:
-        bar.refresh()
+        if bar is not None:
+            bar.refresh()
+        if report is not None:
+            report(stats)
         await asyncio.sleep(0.5)

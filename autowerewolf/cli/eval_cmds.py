@@ -12,6 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from autowerewolf.cli.app import EVAL_EXTRA_HINT, app, console, fail, one_line_errors
 from autowerewolf.cli.options import ProbesOption, with_probes
@@ -19,20 +27,57 @@ from autowerewolf.players.seating import Seating
 from autowerewolf.storage.target import database
 
 if TYPE_CHECKING:
-    from autowerewolf.evaluation.facts import GameRow
-    from autowerewolf.evaluation.report import Report
+    from autowerewolf.evaluation.games.facts import GameRow
+    from autowerewolf.evaluation.report.build import Report
 
 EVAL_PACKAGES = frozenset({"numpy", "scipy", "openskill", "matplotlib"})
 
 OutOption = Annotated[
     Path | None, typer.Option("--out", help="Report folder (HTML, Markdown, CSV, JSON).")
 ]
+GteOption = Annotated[
+    bool,
+    typer.Option(
+        "--gte/--no-gte", help="Game-theoretic ratings (200 equilibrium solves, a few seconds)."
+    ),
+]
+
+
+class ReportBar:
+    """The report's stages on a rich progress bar (reading games, resampling, GTE...)."""
+
+    def __init__(self, bar: Progress) -> None:
+        self.bar = bar
+        self.task: TaskID | None = None
+
+    def stage(self, name: str, total: int | None) -> None:
+        if self.task is not None:
+            self.bar.update(self.task, visible=False)
+        self.task = self.bar.add_task(name, total=total)
+
+    def advance(self, amount: int = 1) -> None:
+        if self.task is not None:
+            self.bar.advance(self.task, amount)
+
+
+def report_bar() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
 
 
 def require_eval_extra(command: str) -> None:
     """One line naming the extra to install when its packages are missing."""
     try:
-        for module in ("autowerewolf.evaluation.report", "autowerewolf.evaluation.tournament"):
+        for module in (
+            "autowerewolf.evaluation.report.build",
+            "autowerewolf.evaluation.tournament.play",
+        ):
             importlib.import_module(module)
     except ImportError as err:
         if (err.name or "").split(".")[0] not in EVAL_PACKAGES:
@@ -45,6 +90,10 @@ def require_eval_extra(command: str) -> None:
 
 def _print_ranking(report: "Report", out: Path) -> None:
     bt = report.bt
+    console.print(
+        f"Bradley-Terry skill, 95% interval over games ({bt.resamples} resamples):",
+        highlight=False,
+    )
     for i in sorted(range(len(bt.names)), key=lambda i: -bt.skill[i]):
         console.print(
             f"  {bt.names[i]:<20} skill {bt.skill[i]:+.2f}  [{bt.lo[i]:+.2f}, {bt.hi[i]:+.2f}]",
@@ -64,27 +113,51 @@ def tournament(
     out: OutOption = None,
     concurrency: Annotated[int | None, typer.Option(help="Games played at once.", min=1)] = None,
     probes: ProbesOption = None,
+    gte: GteOption = True,
 ) -> None:
     """Play a tournament (running it again continues it), then write its report."""
     require_eval_extra("tournament")
-    from autowerewolf.evaluation.config import load_tournament
-    from autowerewolf.evaluation.report import build_report
-    from autowerewolf.evaluation.results import iter_rows
-    from autowerewolf.evaluation.tournament import pending, run_tournament
+    from autowerewolf.evaluation.report.build import build_report
+    from autowerewolf.evaluation.tournament.config import load_tournament
+    from autowerewolf.evaluation.tournament.fingerprint import runs_note
+    from autowerewolf.evaluation.tournament.play import pending, run_tournament
+    from autowerewolf.evaluation.tournament.results import iter_rows
+    from autowerewolf.evaluation.tournament.schedule import balanced_size
 
     spec = load_tournament(config)
     if probes is not None:
         spec = spec.model_copy(update={"probes": list(with_probes(Seating(), probes).probes)})
     out = out or Path("tournaments") / spec.name
     target = database(db or spec.db or out / "games.db")
-    todo, done = pending(spec, target)
-    console.print(f"Tournament {spec.name}: {done} games done, {len(todo)} to play ({target}).")
+    found = pending(spec, target)
+    if found.note:
+        console.print(f"Note: {found.note}.", highlight=False)
+    balanced = balanced_size(spec)
+    if balanced != spec.games:
+        console.print(
+            f"warning: {spec.games} games of {len(spec.contestants)} contestants make an "
+            "unbalanced schedule (a block cut short, or team pairs met unequally often); "
+            + (f"the smallest balanced size from there is {balanced}" if balanced else "")
+            + ".",
+            highlight=False,
+        )
+    console.print(
+        f"Tournament {spec.name}: {found.done} games done, {len(found.todo)} to play ({target})."
+    )
     outcomes = run_tournament(spec, target, concurrency, console)
     console.print(", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items()) if v))
     rows = iter_rows(target, tournament=spec.name)
-    report = build_report(
-        rows, out, title=f"Tournament {spec.name}", resamples=spec.bootstrap, seed=spec.seed
-    )
+    with report_bar() as bar:
+        report = build_report(
+            rows,
+            out,
+            title=f"Tournament {spec.name}",
+            resamples=spec.bootstrap,
+            seed=spec.seed,
+            gte=gte,
+            progress=ReportBar(bar),
+            note=runs_note(spec.name, found.runs),
+        )
     _print_ranking(report, out)
 
 
@@ -99,19 +172,38 @@ def report(
     tournament_name: Annotated[
         str | None, typer.Option("--tournament", help="Only this tournament's games.")
     ] = None,
-    resamples: Annotated[int, typer.Option(help="Bootstrap resamples.", min=100)] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
+    resamples: Annotated[
+        int | None,
+        typer.Option(help="Bootstrap resamples (default: the tournament's, else 1000).", min=100),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the bootstrap (default: the tournament's, else 0).")
+    ] = None,
     debate_game: Annotated[
         str | None,
         typer.Option(help="Game whose synthetic votes the debate chart shows (default: first)."),
     ] = None,
+    gte: GteOption = True,
 ) -> None:
     """Write the report (HTML, Markdown, CSV, JSON) of every finished game in SOURCE."""
     require_eval_extra("report")
-    from autowerewolf.evaluation.report import build_report
-    from autowerewolf.evaluation.results import databases, iter_rows
+    from autowerewolf.evaluation.report.build import build_report
+    from autowerewolf.evaluation.tournament.fingerprint import runs_note
+    from autowerewolf.evaluation.tournament.results import databases, iter_rows, tournament_settings
 
     dbs = databases(source)
+    settings = tournament_settings(dbs, tournament_name)
+    note = ""
+    if settings is not None:
+        name, recorded = settings
+        seed = recorded.seed if seed is None else seed
+        resamples = recorded.bootstrap if resamples is None else resamples
+        note = runs_note(name, recorded.runs)
+        console.print(
+            f"Tournament {name}: bootstrap seed {seed}, {resamples} resamples "
+            "(the tournament's own unless --seed/--resamples say otherwise).",
+            highlight=False,
+        )
     where = database(source)
     if out is None:
         # Beside a file, in a folder; a Postgres database has no folder: here.
@@ -122,7 +214,17 @@ def report(
         return chain.from_iterable(iter_rows(db, tournament=tournament_name) for db in dbs)
 
     try:
-        result = build_report(rows(), out, resamples=resamples, seed=seed, plot_game=debate_game)
+        with report_bar() as bar:
+            result = build_report(
+                rows(),
+                out,
+                resamples=1000 if resamples is None else resamples,
+                seed=0 if seed is None else seed,
+                plot_game=debate_game,
+                gte=gte,
+                progress=ReportBar(bar),
+                note=note,
+            )
     except ValueError as err:
         raise fail(str(err)) from None
     _print_ranking(result, out)

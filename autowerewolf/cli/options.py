@@ -1,6 +1,6 @@
 """Options shared by several commands, and turning them into a game's setup and seating."""
 
-import os
+import re
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,6 +16,7 @@ from autowerewolf.players.factory import load_models
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.prompts.probes import UnknownProbe, parse_probes
 from autowerewolf.rules.config import GameSetup
+from autowerewolf.seeding import seed_and_secret
 from autowerewolf.storage.target import Database, database
 
 DEFAULT_DB = "games.db"
@@ -65,6 +66,13 @@ AgentOption = Annotated[
     typer.Option(
         help="Agent design of LLM seats: NAME (all), P03=NAME, role:seer=NAME or camp:wolf=NAME; "
         "plain, estimator, adaptive, support, attack, experience or python:package.module:Class."
+    ),
+]
+SecretOption = Annotated[
+    str | None,
+    typer.Option(
+        help="The game's secret (32+ hex digits), to replay a game exactly: `inspect GAME --as "
+        "omniscient` shows it. Default: a fresh one (docs/security.md).",
     ),
 ]
 ExperiencePoolOption = Annotated[
@@ -123,6 +131,9 @@ def chosen_db(db: str | None, game_file: Path | None, script: Path | None = None
     return db or DEFAULT_DB
 
 
+SEAT_ID = re.compile(r"P\d\d")
+
+
 def build_game(
     game_file: Path | None,
     script: Path | None,
@@ -133,8 +144,10 @@ def build_game(
     players: str | None,
     seats: list[str],
     agents: list[str] = [],  # noqa: B006 - never mutated
+    secret: str | None = None,
 ) -> tuple[GameSetup, Seating]:
-    """The game the flags and files describe; the one place a game's seed is chosen."""
+    """The game the flags and files describe; the one place a game's seed and secret are
+    chosen (drawn fresh unless given, so that the dry run of a script is the game played)."""
     if game_file and script:
         raise SettingsError("give either --config or --script, not both")
     path = script or game_file
@@ -152,9 +165,9 @@ def build_game(
         }
         updates["variants"] = {**source.variants, **overrides}
     source = source.model_copy(update=updates)
-    chosen_seed = seed if seed is not None else source.seed
-    if chosen_seed is None:
-        chosen_seed = int.from_bytes(os.urandom(3), "big")
+    chosen_seed, chosen_secret = seed_and_secret(
+        seed if seed is not None else source.seed, secret if secret is not None else source.secret
+    )
     default: PlayerKind = "scripted" if script else "llm"
     seating = source.seating(default)
     kinds = {**seating.seats, **parse_pairs(seats, "--seat")}
@@ -175,7 +188,26 @@ def build_game(
             choice = choice.with_flag(flag)
     except ValidationError as err:
         raise SettingsError(f"--agent: {one_line(err)}") from None
-    return source.setup(chosen_seed), seating.model_copy(update={"agents": choice})
+    _check_agent_seats(seating, agents)
+    return source.setup(chosen_seed, chosen_secret), seating.model_copy(update={"agents": choice})
+
+
+def _check_agent_seats(seating: Seating, agents: list[str]) -> None:
+    """An agent design plays LLM seats only: a flag that no LLM seat would take is a
+    mistake, not something to ignore."""
+    if not agents:
+        return
+    if seating.default != "llm" and "llm" not in seating.seats.values():
+        raise SettingsError(
+            "--agent: no seat is played by an LLM (agent designs play LLM seats only); "
+            "drop --agent or make seats llm (--players llm, --seat P03=llm)"
+        )
+    for flag in agents:
+        where, _, _ = flag.partition("=")
+        if SEAT_ID.fullmatch(where) and seating.kind_of(where) != "llm":
+            raise SettingsError(
+                f"--agent {flag}: {where} is played by {seating.kind_of(where)!r}, not an LLM"
+            )
 
 
 def with_probes(seating: Seating, probes: str | None) -> Seating:

@@ -10,7 +10,6 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from autowerewolf.backends.config import PlayerModels
 from autowerewolf.backends.gate import check_rate_limits
 from autowerewolf.batch.local import run_batch
 from autowerewolf.batch.runner import BatchGame
@@ -27,6 +26,7 @@ from autowerewolf.cli.options import (
     NarrationOption,
     NewDbOption,
     ProbesOption,
+    SecretOption,
     Watch,
     WatchOption,
     build_game,
@@ -39,14 +39,13 @@ from autowerewolf.cli.options import (
 from autowerewolf.errors import SettingsError
 from autowerewolf.narration import LLMNarrator, Narrator, TemplateNarrator
 from autowerewolf.players.agents.pool import ExperiencePool, harvest
-from autowerewolf.players.factory import PlayerBuilder, check_models
-from autowerewolf.players.seating import Seating
-from autowerewolf.preflight import preflight, seat_ids
+from autowerewolf.players.factory import PlayerBuilder
+from autowerewolf.preflight import check_game
 from autowerewolf.prompts.render import describe
-from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import Audience, Event
 from autowerewolf.rules.state import GameState
 from autowerewolf.runner import GameRecord, Games, ProgressHook, check_game_id
+from autowerewolf.seeding import seed_and_secret
 from autowerewolf.storage.target import database
 from autowerewolf.summary import summarize
 
@@ -133,18 +132,12 @@ def finish(games: Games, record: GameRecord, as_json: bool, progress: Any) -> No
     )
 
 
-def checked_models(setup: GameSetup, seating: Seating, models: PlayerModels) -> None:
-    """Validate the game and every model an LLM seat could get, before anything is saved."""
-    config = preflight(setup, seating)
-    llm_seats = [s for s in seat_ids(config) if seating.kind_of(s) == "llm"]
-    if llm_seats:
-        check_models(models, llm_seats, config.roles)
-
-
 @app.command()
 @one_line_errors
 def play(
-    board: Annotated[str | None, typer.Option(help="12-A, 12-B, 9-standard or 8-arena.")] = None,
+    board: Annotated[
+        str | None, typer.Option(help="12-A, 12-B, 9-standard, 8-arena or kaggle.")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Game seed (random if omitted).")] = None,
     variant: Annotated[list[str], typer.Option(help="Rule flag, e.g. badge_swallow=double.")] = [],  # noqa: B006
     roles: Annotated[str | None, typer.Option(help="Custom board: comma-separated roles.")] = None,
@@ -163,15 +156,18 @@ def play(
     freeze_experience: FreezeOption = False,
     db: NewDbOption = None,
     game_id: Annotated[str | None, typer.Option(help="Id of the new game.")] = None,
+    secret: SecretOption = None,
     watch: WatchOption = Watch.NONE,
     narration: NarrationOption = Narration.TEMPLATE,
     json_out: JsonOption = False,
 ) -> None:
     """Play a new game and print who won and why."""
-    setup, seating = build_game(config, script, board, seed, variant, roles, players, seat, agent)
+    setup, seating = build_game(
+        config, script, board, seed, variant, roles, players, seat, agent, secret
+    )
     seating = with_probes(seating, probes)
     player_models = models_from(models, model)
-    checked_models(setup, seating, player_models)
+    game = check_game(setup, seating, player_models)  # once, before anything is saved
     new_id = (
         game_id if game_id is not None else f"{setup.board}-s{setup.seed}-{os.urandom(2).hex()}"
     )
@@ -182,7 +178,7 @@ def play(
         narrator = None if json_out else make_narrator(narration, games)
         progress = watcher(watch, narrator)
         with console.status("Playing...") if not progress and not json_out else nullcontext():
-            record = games.start(new_id, setup, seating, progress)
+            record = games.start_checked(new_id, game, progress)
         finish(games, record, json_out, progress)
 
 
@@ -233,6 +229,13 @@ def batch(
     concurrency: Annotated[
         int, typer.Option(help="Games played at once (per process or Ray worker).", min=1)
     ] = 200,
+    processes: Annotated[
+        int | None,
+        typer.Option(
+            help="Processes on this machine (default: one per core; one on the embedded model).",
+            min=1,
+        ),
+    ] = None,
     prefix: Annotated[str, typer.Option(help="Game ids are PREFIX-SEED.")] = "batch",
     board: Annotated[str | None, typer.Option(help="Board preset.")] = None,
     variant: Annotated[list[str], typer.Option(help="Rule flag, e.g. badge_swallow=double.")] = [],  # noqa: B006
@@ -246,6 +249,7 @@ def batch(
     experience: ExperiencePoolOption = None,
     freeze_experience: FreezeOption = False,
     db: NewDbOption = None,
+    secret: SecretOption = None,
     ray: Annotated[
         str | None,
         typer.Option(
@@ -263,13 +267,17 @@ def batch(
     player_models = models_from(models, model)
     check_rate_limits(player_models)
     jobs: list[BatchGame] = []
+    # One secret for the batch: its games differ by seed; `--secret` replays them.
+    _, batch_secret = seed_and_secret(seed_start, secret)
     for seed in range(seed_start, seed_start + games_count):
-        setup, seating = build_game(config, None, board, seed, variant, None, players, seat, agent)
+        setup, seating = build_game(
+            config, None, board, seed, variant, None, players, seat, agent, batch_secret
+        )
         seating = with_probes(seating, probes)
         if seating.default == "human" or "human" in seating.seats.values():
             raise fail("batch games cannot have human seats")
         if not jobs:
-            checked_models(setup, seating, player_models)
+            check_game(setup, seating, player_models)
         game_id = f"{prefix}-{seed}"
         check_game_id(game_id)
         jobs.append(BatchGame(game_id, setup, seating))
@@ -287,7 +295,7 @@ def batch(
         pool = ExperiencePool(experience_pool(target, experience, freeze_experience))
         outcomes = run_batch(
             target, jobs, concurrency=concurrency, models=player_models, console=console,
-            experience=pool,
+            experience=pool, processes=processes,
         )  # fmt: skip
     counts = Counter(
         o.winner

@@ -9,6 +9,7 @@ from autowerewolf.cli.app import DbOption, app, fail, one_line_errors
 from autowerewolf.cli.options import DEFAULT_DB, ModelsOption
 from autowerewolf.errors import SettingsError
 from autowerewolf.web.server import serve as run_web_server
+from autowerewolf.web.settings import DEFAULT_NIGHT_CALL_S
 
 DEFAULT_PORT = 8765
 
@@ -23,10 +24,19 @@ def serve(
     expose: Annotated[
         bool, typer.Option("--expose", help="Allow a --host that other machines can reach.")
     ] = False,
+    night_call_s: Annotated[
+        float,
+        typer.Option(
+            help="With a human at the table, every night lasts at least this many seconds per "
+            "night role, so its length reveals no role (0: off).",
+            min=0.0,
+            max=600.0,
+        ),
+    ] = DEFAULT_NIGHT_CALL_S,
 ) -> None:
     """Watch, replay and play games in the browser; prints the owner's link (needs the
     `web` extra)."""
     try:
-        run_web_server(Path(db), host, port, models, expose)
+        run_web_server(Path(db), host, port, models, expose, night_call_s)
     except SettingsError as err:
         raise fail(str(err)) from None

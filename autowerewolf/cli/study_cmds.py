@@ -15,7 +15,7 @@ from autowerewolf.backends.config import ModelOverride
 from autowerewolf.cli.app import DbOption, app, console, one_line_errors
 from autowerewolf.cli.options import DEFAULT_DB, ModelOption, ModelsOption, models_from, parse_pairs
 from autowerewolf.errors import SettingsError
-from autowerewolf.evaluation.config import Price
+from autowerewolf.evaluation.tournament.config import Price
 from autowerewolf.files import read_mapping
 from autowerewolf.players.factory import check_models
 from autowerewolf.rules.roles import Role
@@ -43,7 +43,14 @@ def _prices(path: Path | None) -> dict[str, Price]:
 def _cell(block: dict[str, Any]) -> str:
     if block["mean"] is None:
         return "n/a"
-    return f"{block['mean']:.3f} [{block['lo']:.3f}, {block['hi']:.3f}] n={block['n']}"
+    return (
+        f"{block['mean']:.3f} [{block['lo']:.3f}, {block['hi']:.3f}] "
+        f"({block['n']} items, {block['games']} games)"
+    )
+
+
+def _chance(block: dict[str, Any]) -> str:
+    return "n/a" if block["chance"] is None else f"{block['chance']:.3f}"
 
 
 @positions_app.command("build")
@@ -54,18 +61,41 @@ def positions_build(
     board: Annotated[list[str], typer.Option(help="Only games on this board.")] = [],  # noqa: B006
     camp: Annotated[list[str], typer.Option(help="Only items of this winning camp.")] = [],  # noqa: B006
     day: Annotated[list[int], typer.Option(help="Only votes of this day.")] = [],  # noqa: B006
+    reference: Annotated[
+        list[str],
+        typer.Option(
+            help="Whose recorded votes are references: a player kind (llm, heuristic, human, "
+            "scripted, override, random, simulated) or 'all'. Default: all but random and "
+            "simulated."
+        ),
+    ] = [],  # noqa: B006
     player: Annotated[
-        list[str], typer.Option(help="Only votes cast by this kind of player (llm, heuristic...).")
+        list[str], typer.Option(help="Deprecated name of --reference.", hidden=True)
     ] = [],  # noqa: B006
     mvp: Annotated[bool, typer.Option(help="Only the winning camp's MVP (docs).")] = False,
 ) -> None:
     """Extract decision items (the winning camp's day exile votes) from finished games."""
-    from autowerewolf.evaluation.positions import Filters, build_items, write_items
+    from autowerewolf.evaluation.positions.items import Filters, Kept, build_items, write_items
 
     if set(camp) - {"good", "wolf"}:
         raise SettingsError("--camp is good or wolf")
-    filters = Filters(frozenset(board), frozenset(camp), frozenset(day), frozenset(player), mvp)
-    count = write_items(build_items(source, filters), out)
+    kinds = frozenset(reference + player) or None
+    filters = Filters(frozenset(board), frozenset(camp), frozenset(day), kinds, mvp)
+    kept = Kept()
+    count = write_items(build_items(source, filters, kept), out)
+    dropped = ", ".join(f"{k} {n}" for k, n in sorted(kept.dropped_kinds.items()))
+    given = {"--reference", *(f for f, v in (("--board", board), ("--camp", camp)) if v)}
+    given |= {f for f, v in (("--day", day), ("--mvp", mvp)) if v}
+    steps = [
+        f"{name} kept {n}" + (f" (dropped: {dropped})" if name == "--reference" and dropped else "")
+        for name, n in kept.steps
+        if name in given
+    ]
+    which = ", ".join(sorted(kinds)) if kinds else "all but random and simulated"
+    console.print(
+        f"{kept.ballots} exile ballots of winning camps; references: {which}; " + "; ".join(steps),
+        highlight=False,
+    )
     console.print(f"Wrote {count} items to {out}.")
 
 
@@ -95,9 +125,9 @@ def positions_run(
     """Ask the player under test every item; print VA and OI with 95% intervals."""
     import json
 
-    from autowerewolf.evaluation.position_run import RunSpec, UnderTest, check_agent, run_positions
-    from autowerewolf.evaluation.position_scores import summarize
-    from autowerewolf.evaluation.positions import read_items
+    from autowerewolf.evaluation.positions.items import read_items
+    from autowerewolf.evaluation.positions.run import RunSpec, UnderTest, check_agent, run_positions
+    from autowerewolf.evaluation.positions.scores import summarize
 
     if players not in ("llm", "heuristic", "random"):
         raise SettingsError("--players is llm, heuristic or random")
@@ -130,12 +160,14 @@ def positions_run(
     summary = summarize(items, rows, resamples, seed)
     summary_path = out.with_name(out.name.removesuffix(".jsonl") + ".summary.json")
     summary_path.write_text(json.dumps({"spec": spec.model_dump(), **summary}, indent=2))
-    table = Table("", "VA [95%]", "OI [95%]")
-    table.add_row("overall", _cell(summary["overall"]["va"]), _cell(summary["overall"]["oi"]))
+    table = Table("", "VA [95% over games]", "chance", "OI [95% over games]", "chance")
+    groups = [("overall", summary["overall"])]
     for group in ("by_role", "by_day"):
-        for name, block in summary[group].items():
-            prefix = "day " if group == "by_day" else ""
-            table.add_row(f"{prefix}{name}", _cell(block["va"]), _cell(block["oi"]))
+        prefix = "day " if group == "by_day" else ""
+        groups += [(f"{prefix}{name}", block) for name, block in summary[group].items()]
+    for name, block in groups:
+        va, oi = block["va"], block["oi"]
+        table.add_row(name, _cell(va), _chance(va), _cell(oi), _chance(oi))
     console.print(table)
     console.print(
         f"{summary['items']} items, {summary['decodes']} answers, {summary['calls']} calls, "
@@ -230,10 +262,43 @@ def experiment(
 def export_games(
     source: SourceArgument,
     out: Annotated[Path, typer.Option(help="Folder for the JSONL files and manifest.json.")],
+    format_: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="dataset (games, events, decisions) or chat (one OpenAI-chat example per "
+            "LLM or external agent decision).",
+        ),
+    ] = "dataset",
+    model: Annotated[str | None, typer.Option(help="chat: only this model's decisions.")] = None,
+    role: Annotated[str | None, typer.Option(help="chat: only seats of this role.")] = None,
+    camp: Annotated[str | None, typer.Option(help="chat: only seats of this camp.")] = None,
+    winners_only: Annotated[
+        bool, typer.Option("--winners-only", help="chat: only seats whose camp won.")
+    ] = False,
 ) -> None:
     """Export finished games as a dataset: JSONL per game, event and decision, with hidden
-    fields marked (omniscient, private) and a manifest."""
-    from autowerewolf.evaluation.export import export
+    fields marked (omniscient, private) and a manifest; or, with --format chat, as chat
+    trajectories for training (docs/evaluation.md)."""
+    if format_ == "chat":
+        from autowerewolf.evaluation.export.chat import ChatFilter, export_chat
+
+        if camp is not None and camp not in ("wolf", "good"):
+            raise SettingsError(f"--camp must be wolf or good, not {camp!r}")
+        chosen = ChatFilter(model=model, role=role, camp=camp, winners_only=winners_only)
+        counts = export_chat(source, out, chosen)["counts"]
+        skipped = f"; {counts['unreplayable']} games could not be replayed" if counts[
+            "unreplayable"] else ""  # fmt: skip
+        console.print(
+            f"Exported {counts['examples']} chat examples from {counts['games']} games "
+            f"to {out / 'chat.jsonl'}{skipped}."
+        )
+        return
+    if format_ != "dataset":
+        raise SettingsError(f"--format must be dataset or chat, not {format_!r}")
+    if model or role or camp or winners_only:
+        raise SettingsError("--model, --role, --camp and --winners-only filter --format chat")
+    from autowerewolf.evaluation.export.jsonl import export
 
     manifest = export(source, out)
     counts = manifest["counts"]

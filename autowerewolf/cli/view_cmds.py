@@ -33,7 +33,7 @@ from autowerewolf.prompts.render import describe
 from autowerewolf.rules.config import MAX_SEED
 from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Event
-from autowerewolf.rules.views import public_events, visible_events
+from autowerewolf.rules.views import ending_reveal, public_events, visible_events
 from autowerewolf.runner import GameRecord
 from autowerewolf.storage.stores import failures
 from autowerewolf.summary import SeatTotals, seat_totals
@@ -119,6 +119,9 @@ def inspect(
             f"Winner: {game.winner.value if game.winner else 'nobody'} ({game.win_reason})"
         )
     if audience == "omniscient":
+        # The seed and secret replay the game (`play --seed S --secret X`): the owner's only.
+        secret = game.config.secret or "none"
+        console.print(f"Seed {game.config.seed}, secret {secret}", highlight=False)
         _print_totals(record)
 
 
@@ -177,15 +180,25 @@ def replay(game_id: str, audience: AsOption = "omniscient", db: DbOption = DEFAU
         record = store.load(game_id)
     reader = audience if audience not in ("omniscient", "public") else None
     for event in events_for(record, audience):
-        # One event, one line at any width: a wrapped speech could start a line with
-        # words that read like the moderator's.
-        console.print(
-            f"[dim]D{event.day}[/dim] {escape(describe(event, reader))}",
-            highlight=False,
-            soft_wrap=True,
-        )
+        _print_event(event, reader)
     if audience == "omniscient":
         _print_totals(record)
+        return
+    revealed = ending_reveal(record.game, record.events, reader)
+    if revealed:  # the game is over: the moderator tells everyone what was hidden
+        console.print("[bold]The moderator reveals:[/bold]")
+        for event in revealed:
+            _print_event(event, None)
+
+
+def _print_event(event: Event, reader: str | None) -> None:
+    # One event, one line at any width: a wrapped speech could start a line with words that
+    # read like the moderator's.
+    console.print(
+        f"[dim]D{event.day}[/dim] {escape(describe(event, reader))}",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 @app.command()

@@ -22,12 +22,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from autowerewolf.backends.config import ModelOverride, PlayerModels
 from autowerewolf.errors import GameError, SettingsError
-from autowerewolf.evaluation.metrics import Z95, wilson
+from autowerewolf.evaluation.bootstrap import Z95, wilson
 from autowerewolf.evaluation.saved import SavedGames
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import ModelPool, PlayerBuilder
 from autowerewolf.players.seating import PlayerKind
 from autowerewolf.rules.config import MAX_SEED
+from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.rng import derive
 from autowerewolf.runner import Games
 
@@ -109,8 +110,9 @@ def forced_answers(overrides: dict[str, str], step: str) -> dict[str, str]:
 
 
 def fork_missing(spec: ExperimentSpec, out: Path) -> int:
-    """Fork every planned continuation not yet in `out`, in this process, so that a bad
-    step, seat or forced answer is reported before anything is saved or played."""
+    """Fork every planned continuation not yet in `out`, in this process: the whole
+    treatment (step, seat, forced answers) is checked before anything is written, so a
+    refused command leaves the folder free for the corrected one."""
     source = SavedGames(Path(spec.source))
     try:
         forced = _checked_answers(spec, source)
@@ -126,12 +128,37 @@ def fork_missing(spec: ExperimentSpec, out: Path) -> int:
 
 
 def _checked_answers(spec: ExperimentSpec, source: SavedGames) -> dict[str, str]:
+    """The treatment's forced answers, once every part of the treatment is checked against
+    the saved step: the seat handed to a model is alive, each forced seat decides there,
+    and each answer is one of its legal options."""
     record = source.at_ply(spec.game_id, spec.step)
-    if record.game.is_over:
+    game = record.game
+    if game.is_over:
         raise GameError(f"game {spec.game_id!r} is over at step {spec.step}")
-    if spec.seat is not None and spec.seat not in {s.id for s in record.game.seats}:
-        raise SettingsError(f"--seat {spec.seat} is not a seat of this game")
-    return forced_answers(spec.overrides, record.game.step)
+    if spec.seat is not None:
+        seat = next((s for s in game.seats if s.id == spec.seat), None)
+        if seat is None:
+            raise SettingsError(f"--seat {spec.seat} is not a seat of this game")
+        if not seat.alive:
+            raise SettingsError(
+                f"--seat {spec.seat} is dead at step {spec.step} (day {seat.death_day}): "
+                "a dead seat decides nothing"
+            )
+    forced = forced_answers(spec.overrides, game.step)
+    decision = pending_decision(game)
+    for who, answer in forced.items():
+        legal = decision.options.get(who) if decision is not None else None
+        if legal is None:
+            deciding = ", ".join(decision.options) if decision is not None else "nobody"
+            raise SettingsError(
+                f"--set {who}.{game.step}={answer}: {who} does not decide at step "
+                f"{spec.step} (deciding: {deciding})"
+            )
+        if answer not in legal:
+            raise SettingsError(
+                f"--set {who}.{game.step}={answer}: not a legal answer (legal: {', '.join(legal)})"
+            )
+    return forced
 
 
 def _fork(spec: ExperimentSpec, source: SavedGames, games: Games, forced: dict[str, str]) -> int:

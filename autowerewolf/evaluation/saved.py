@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.types import StateSnapshot
 
-from autowerewolf.evaluation.results import databases
+from autowerewolf.evaluation.tournament.results import databases
 from autowerewolf.integrity import checked_game, checked_values
 from autowerewolf.rules.state import GameState
 from autowerewolf.runner import GameRecord, Games
@@ -43,15 +42,6 @@ class SavedGames(Games):
         game_id = config["configurable"]["thread_id"]
         with self._reading(game_id):
             return checked_values(self.graph.get_state(config).values)
-
-    def _snapshot_at(self, game_id: str, ply: int) -> StateSnapshot:
-        """As Games' (an experiment forks one step once per continuation), without
-        rebuilding every earlier checkpoint's transcript."""
-        for config, state in self.states(game_id):
-            if state.ply == ply:
-                with self._reading(game_id, ply=ply):
-                    return self.graph.get_state(config)
-        return super()._snapshot_at(game_id, ply)  # no such step: its error
 
 
 def finished_games(source: Path) -> Iterator[tuple[Database, SavedGames, GameRecord]]:

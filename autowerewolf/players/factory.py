@@ -18,9 +18,11 @@ from autowerewolf.backends.config import (
 from autowerewolf.backends.factory import check_api_keys, make_chat_model
 from autowerewolf.backends.gate import GatedChatModel, Gates
 from autowerewolf.backends.local_server import DEFAULT_ALIAS, LocalServer
+from autowerewolf.players.agents.choice import is_external
 from autowerewolf.players.agents.pool import ExperiencePool
 from autowerewolf.players.agents.registry import build_agent
 from autowerewolf.players.base import Player
+from autowerewolf.players.external import ExternalAgent
 from autowerewolf.players.heuristic import HeuristicPlayer
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.simple import RandomPlayer, ScriptedPlayer
@@ -129,6 +131,8 @@ class PlayerBuilder:
             role = view.role.value
             config = self.models.resolve(seat, role)
             agent = seating.agents.resolve(seat, role)
+            if is_external(agent):  # its own program: no model, the seat's timeout
+                return ExternalAgent(agent, config.timeout_s)
             chat = self.pool.chat(config)
             return build_agent(agent, chat, config.model, config.bounds(), self.experience)
         return basic_player(seat, kind, seating, view)

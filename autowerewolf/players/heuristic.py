@@ -95,6 +95,13 @@ class Situation:
         return self.random(pool)
 
 
+def _reason(situation: Situation) -> str:
+    """What the rule went on, for the god view's drill-down (a record's private reasoning)."""
+    wolves = ", ".join(situation.known_wolves) or "none"
+    trusted = ", ".join(sorted(situation.trusted)) or "none"
+    return f"rule for {situation.request.step}: wolves it knows of {wolves}; trusts {trusted}"
+
+
 def _wolves(s: Situation) -> str:
     me = s.view.seat
     targets = [o for o in s.options if o not in s.mates and o != me and o != Option.NONE]
@@ -116,10 +123,11 @@ def _badge(s: Situation) -> str:
 
 
 def _exile_vote(s: Situation) -> str:
+    me = s.view.seat  # a table may allow voting for oneself (`exile_self_vote`): never do
     if s.is_wolf:
-        targets = [o for o in s.options if o not in s.mates and o != Option.ABSTAIN]
+        targets = [o for o in s.options if o not in (*s.mates, me) and o != Option.ABSTAIN]
         return s.first(s.beliefs.seer_claims, targets)
-    suspects = [o for o in s.options if o not in s.trusted and o != Option.ABSTAIN]
+    suspects = [o for o in s.options if o not in (*s.trusted, me) and o != Option.ABSTAIN]
     return s.first(s.known_wolves, suspects)
 
 
@@ -189,6 +197,7 @@ _RULES: dict[str, Callable[[Situation], str]] = {
     ),
     Step.SHERIFF_DIRECTION: lambda s: Option.CLOCKWISE.value,
     Step.EXILE_VOTE: _exile_vote,
+    Step.EXILE_ROLL_CALL: _exile_vote,
     Step.DISCUSSION_BID: _bid,
     PRE_VOTE: _exile_vote,  # a synthetic vote is the vote the seat would cast now
     SPEECH_VOTES: _exile_vote,
@@ -228,4 +237,5 @@ class HeuristicPlayer(DecidesAtOnce):
             action = Action(option=rule(situation), text=_TEXTS.get(request.step, ""))
         else:
             action = Action(option=_speak(situation), text=speech(view, beliefs, known))
-        return Answer(action=action, record=plain_record(request, self.kind, action))
+        record = plain_record(request, self.kind, action, reasoning=_reason(situation))
+        return Answer(action=action, record=record)

@@ -31,12 +31,23 @@ class Seating(BaseModel):
         {}, description="Scripted answers by decision key (scripted seats only)."
     )
 
+    draws: dict[str, str] = Field(
+        {},
+        description="Outcomes of the moderator's draws fixed by a script, by draw key "
+        "(e.g. {'d1:exile_tie': 'P03'}): a game recorded elsewhere, replayed.",
+    )
+
     overrides: dict[str, dict[str, ScriptedAnswer]] = Field(
         {}, description="Forced answers by decision key and seat, whatever the seat's kind (forks)."
     )
 
     contestants: dict[str, str] = Field(
         {}, description="Tournament contestant name per seat, for evaluation."
+    )
+    tournament: str | None = Field(
+        None,
+        description="The tournament that planned this game, for evaluation: `report "
+        "--tournament NAME` finds its games by it when they have no result row.",
     )
     probes: tuple[str, ...] = Field(
         (),

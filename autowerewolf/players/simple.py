@@ -3,7 +3,7 @@
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from autowerewolf.players.base import Answer, DecidesAtOnce, DecisionRequest, plain_record
 from autowerewolf.prompts.estimates import ROLE_ESTIMATES, roles_of, targets_of
@@ -44,17 +44,27 @@ class RandomPlayer(DecidesAtOnce):
         return Answer(action=action, record=plain_record(request, self.kind, action))
 
 
+def _bid_as_text(value: object) -> object:
+    """A bid written as a YAML number (`P07: 4`) is the option "4"."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+# An option as a script writes it: a word, a seat, or a bid (docs/scripts.md).
+OptionText = Annotated[str, BeforeValidator(_bid_as_text)]
+
+
 class ScriptedAnswer(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    option: str
+    option: OptionText
     text: str = ""
 
 
 # An answer for every seat asked ("P05" or {option, text}), or answers by seat. Tried in this
 # order: pydantic's default "smart" union would read {option: ..., text: ...} as answers by seat.
 ScriptEntry = Annotated[
-    str | ScriptedAnswer | Mapping[str, str | ScriptedAnswer], Field(union_mode="left_to_right")
+    OptionText | ScriptedAnswer | Mapping[str, OptionText | ScriptedAnswer],
+    Field(union_mode="left_to_right"),
 ]
 
 

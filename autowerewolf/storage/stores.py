@@ -22,6 +22,10 @@ OWN_TABLE_SCHEMAS = {
     "(game_id TEXT PRIMARY KEY, tournament TEXT, row TEXT NOT NULL)",
     "failures": "CREATE TABLE IF NOT EXISTS failures "
     "(game_id TEXT PRIMARY KEY, error TEXT NOT NULL)",
+    # A tournament's design, to refuse a rerun with another one
+    # (evaluation/tournament/fingerprint.py).
+    "tournaments": "CREATE TABLE IF NOT EXISTS tournaments "
+    "(name TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, spec TEXT NOT NULL)",
 }
 
 

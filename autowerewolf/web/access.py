@@ -9,16 +9,17 @@ sees its game as the public.
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-from autowerewolf.web.auth import token_from
 from autowerewolf.web.frames import GOD, PUBLIC
-from autowerewolf.web.tokens import Claims, verify
+from autowerewolf.web.links import authenticated
+from autowerewolf.web.sessions import token_from
+from autowerewolf.web.tokens import Claims
 
 
 def claims_of(request: Request) -> Claims:
     # LangGraph's auth middleware (http.enable_custom_route_auth) has already refused bad
     # tokens on our routes; reading the token again keeps the routes correct without it.
     headers = dict(request.scope.get("headers", []))
-    claims = verify(token_from(headers))
+    claims = authenticated(token_from(headers, request.query_params, request.method))
     if claims is None:
         raise HTTPException(401, "missing or invalid token")
     return claims

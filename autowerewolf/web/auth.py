@@ -1,9 +1,11 @@
 """LangGraph custom auth (`auth.path` in langgraph.json): who may use the server's API.
 
-Authentication reads a token (tokens.py) from `Authorization: Bearer`, else the `aw_token`
-cookie set by /aw/enter. Never from the address: the server's access log writes query
-strings. The web app's static files and the link landing page (which takes the token from
-its link and checks it itself) are open; everything else needs a genuine token.
+The gate (gate.py) has already refused what is closed, cross-site or not the owner's on
+LangGraph's API; this is the LangGraph server's own check, on its API and (with
+`enable_custom_route_auth`) on our routes. Authentication reads a token (tokens.py, links.py)
+from `Authorization: Bearer`, else from the session cookie the request names (sessions.py);
+never from the address. The web app's static files and the routes that start or list a
+browser's sessions are open; everything else needs a genuine, unexpired, unrevoked token.
 
 Authorization of LangGraph's own API (/threads, /runs, /assistants, crons): the owner only.
 The raw thread state, history and streams hold every seat's role and private results, so
@@ -18,31 +20,22 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
-from autowerewolf.web.tokens import verify
+from autowerewolf.web.links import authenticated
+from autowerewolf.web.sessions import token_from
 
-COOKIE = "aw_token"
-# Open without a token: the page and its scripts hold no game data; /aw/enter takes the
-# token from its link and checks it itself.
-OPEN_PATHS = ("/", "/app", "/aw/enter")
+# Open without a token: the page and its scripts hold no game data; /aw/session takes a
+# link's token from its body and checks it itself; /aw/sessions lists the browser's own.
+OPEN_PATHS = ("/", "/app", "/ok", "/aw/session", "/aw/sessions")
 OPEN_PREFIXES = ("/app/",)
 
 auth = Auth()
 
 
-def token_from(headers: dict[bytes, bytes]) -> str | None:
-    bearer = (headers.get(b"authorization") or b"").decode("latin-1")
-    if bearer.lower().startswith("bearer "):
-        return bearer[7:].strip()
-    for part in (headers.get(b"cookie") or b"").decode("latin-1").split(";"):
-        name, _, value = part.strip().partition("=")
-        if name == COOKIE and value:
-            return value
-    return None
-
-
 @auth.authenticate
-async def authenticate(headers: dict[bytes, bytes], path: str) -> Mapping[str, Any]:
-    claims = verify(token_from(headers))
+async def authenticate(
+    headers: dict[bytes, bytes], path: str, method: str, query_params: Mapping[str, str]
+) -> Mapping[str, Any]:
+    claims = authenticated(token_from(headers, query_params, method))
     if claims is None:
         if path in OPEN_PATHS or path.startswith(OPEN_PREFIXES):
             return {"identity": "anonymous", "permissions": [], "kind": "anonymous"}

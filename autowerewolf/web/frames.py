@@ -18,7 +18,13 @@ from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.render import describe
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.state import GameState
-from autowerewolf.rules.views import SeatView, public_events, public_players, seat_view
+from autowerewolf.rules.views import (
+    SeatView,
+    ending_reveal,
+    public_events,
+    public_players,
+    seat_view,
+)
 from autowerewolf.web.reader import Step
 
 GOD = "god"
@@ -84,15 +90,19 @@ def players_json(state: GameState, audience: str) -> list[dict[str, Any]]:
             for s in state.seats
         ]
     if audience == PUBLIC:
-        return [p.model_dump(mode="json") for p in public_players(state)]
-    view = seat_view(state, (), audience)
-    players = []
-    for p in view.players:
-        entry = p.model_dump(mode="json")
-        if p.seat == view.seat:
-            entry["role"] = view.role.value
-        entry["teammate"] = p.seat in view.teammates
-        players.append(entry)
+        players = [p.model_dump(mode="json") for p in public_players(state)]
+    else:
+        view = seat_view(state, (), audience)
+        players = []
+        for p in view.players:
+            entry = p.model_dump(mode="json")
+            if p.seat == view.seat:
+                entry["role"] = view.role.value
+            entry["teammate"] = p.seat in view.teammates
+            players.append(entry)
+    if state.is_over:  # the moderator reveals the deal to everyone (rules.views.ending_reveal)
+        for entry, seat in zip(players, state.seats, strict=True):
+            entry["role"] = seat.role.value
     return players
 
 
@@ -156,9 +166,11 @@ class Framer:
         self.audience = audience
         self.records_seen = 0
         self.players: list[dict[str, Any]] | None = None
+        self.events: list[Event] = []  # the whole game so far: the end reveals from it
 
     def frame(self, step: Step) -> dict[str, Any] | None:
         """The frame of one step, or None when it shows this audience nothing."""
+        self.events += step.events
         events = visible_events(step.game, step.events, self.audience)
         records = visible_records(step.records, self.audience)
         if not events and not records:
@@ -174,6 +186,10 @@ class Framer:
         players = players_json(step.game, self.audience)
         if players != self.players:
             frame["players"] = self.players = players
+        if step.game.is_over and self.audience != GOD:
+            seat = self.audience if is_seat(self.audience) else None
+            revealed = ending_reveal(step.game, self.events, seat)
+            frame["reveal"] = [event_json(e, None) for e in revealed]
         return frame
 
 

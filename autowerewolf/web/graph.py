@@ -9,9 +9,12 @@ schema's default players are the server's own, shared by all runs.
 
 from dataclasses import dataclass, field
 
+from pydantic.json_schema import SkipJsonSchema
+
 from autowerewolf.graph.builder import build_graph
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import PlayerBuilder, PlayerFactory
+from autowerewolf.web.settings import night_call_s
 
 _players: PlayerBuilder | None = None
 
@@ -31,9 +34,13 @@ def server_players() -> PlayerBuilder:
 
 @dataclass
 class ServerContext(GameContext):
-    player_factory: PlayerFactory = field(
+    player_factory: SkipJsonSchema[PlayerFactory] = field(
         default_factory=server_players,
         metadata={"description": "The server's players (its --models); not set per run."},
+    )
+    night_call_s: float = field(
+        default_factory=night_call_s,
+        metadata={"description": "The server's night clock per night role (--night-call-s)."},
     )
 
 

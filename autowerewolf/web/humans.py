@@ -10,18 +10,15 @@ answer again.
 """
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.exceptions import HTTPException
 
-from autowerewolf.prompts.player import (
-    attacked_seat,
-    decision_instruction,
-    option_labels,
-    prompt_key,
-)
-from autowerewolf.rules.decisions import MAX_TEXT_CHARS
+from autowerewolf.prompts.choices import option_labels
+from autowerewolf.prompts.question import attacked_seat, decision_instruction, prompt_key
+from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Option
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.state import GameState
 from autowerewolf.rules.steps import takes_text
@@ -32,13 +29,18 @@ from autowerewolf.web import server_games
 @dataclass
 class _Collected:
     interrupt_id: str
-    answers: dict[str, dict[str, str]] = field(default_factory=dict)
+    answers: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class AnswerBox:
     def __init__(self) -> None:
         self._locks: dict[str, asyncio.Lock] = {}
         self._collected: dict[str, _Collected] = {}
+        self._shown: dict[tuple[str, str, str], float] = {}  # when a seat first saw a question
+
+    def shown(self, game_id: str, interrupt_id: str, seat: str) -> None:
+        """The seat's page has the question: its answer time counts from now."""
+        self._shown.setdefault((game_id, interrupt_id, seat), time.monotonic())
 
     def answered(self, game_id: str, interrupt_id: str, seat: str) -> bool:
         collected = self._collected.get(game_id)
@@ -53,7 +55,12 @@ class AnswerBox:
             asked = pending["value"]["seats"] if pending else {}
             if pending is None or seat not in asked:
                 raise HTTPException(409, "no decision is waiting for this seat")
-            answer = checked_answer(body, asked[seat]["options"])
+            answer = checked_answer(
+                body, asked[seat]["options"], takes_text(pending["value"]["step"])
+            )
+            shown = self._shown.pop((game_id, pending["id"], seat), None)
+            if shown is not None:
+                answer["answer_s"] = round(time.monotonic() - shown, 3)
             collected = self._collected.get(game_id)
             if collected is None or collected.interrupt_id != pending["id"]:
                 collected = self._collected[game_id] = _Collected(pending["id"])
@@ -65,7 +72,9 @@ class AnswerBox:
             return {"accepted": True, "resumed": True}
 
 
-def checked_answer(body: object, options: list[str]) -> dict[str, str]:
+def checked_answer(
+    body: object, options: list[str], text_kind: str | None = None
+) -> dict[str, Any]:
     """`{"option", "text"}` if legal; else a 400 naming the problem. (The game checks the
     answer again and asks anew with the error if the rules refuse it.)"""
     if not isinstance(body, dict) or not isinstance(body.get("option"), str):
@@ -77,6 +86,8 @@ def checked_answer(body: object, options: list[str]) -> dict[str, str]:
         raise HTTPException(400, f"{option!r} is not legal; choose one of {', '.join(options)}")
     if len(text) > MAX_TEXT_CHARS:
         raise HTTPException(400, f"text is {len(text)} characters long; at most {MAX_TEXT_CHARS}")
+    if text_kind == "speech" and option == Option.SPEAK and not text.strip():
+        raise HTTPException(400, "a speech cannot be empty: write what you say")
     return {"option": option, "text": text}
 
 
@@ -92,7 +103,9 @@ def decision_json(
     return {
         "key": view.decision_key,
         "step": view.step,
-        "question": decision_instruction(prompt_key(view.step), view.day, attacked_seat(view)),
+        "question": decision_instruction(
+            prompt_key(view.step), view.day, attacked_seat(view), view.rules
+        ),
         "options": [{"option": o, "label": labels.get(o, "")} for o in view.options],
         "text": takes_text(view.step),
         "max_text": MAX_TEXT_CHARS,

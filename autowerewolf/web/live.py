@@ -6,7 +6,9 @@ also the runs that resume a human decision). The stream's raw updates hold every
 secrets: they are turned into the audience's frames here and never forwarded. Steps the
 stream missed (it is joined after the backlog is read) and games the server does not run
 (written by the command line) are caught by a cheap check of the newest checkpoint when
-the stream is quiet.
+the stream is quiet. The status is checked again soon after the stream was last heard
+(a run that reached a human's question ends just after its last update), then less and
+less often.
 
 Messages: `frame` (id = the frame's number, so `Last-Event-ID` resumes), `ready` after the
 backlog, `status` when it changes, `end` when the game is over.
@@ -28,7 +30,8 @@ from autowerewolf.web.humans import AnswerBox
 from autowerewolf.web.reader import GameReader, Step
 
 log = logging.getLogger(__name__)
-QUIET_S = 1.0  # how long the stream may be silent before the database is checked
+QUIET_S = 1.0  # the longest the stream may be silent before the database is checked
+SOON_S = 0.02  # the first check after the stream was heard; doubled up to QUIET_S
 
 
 async def _pump(game_id: str, queue: asyncio.Queue[StreamPart]) -> None:
@@ -99,6 +102,7 @@ async def live_messages(
         pump = asyncio.create_task(_pump(game_id, queue))
     framer, status = Framer(audience), Status(reader, box, game_id, audience)
     sent, last_ply, over, last_status = -1, -1, False, None
+    quiet = SOON_S
     head = await asyncio.to_thread(reader.head, game_id)
 
     def emit(steps: list[Step]) -> list[dict[str, str]]:
@@ -130,7 +134,8 @@ async def live_messages(
                 return
             part = None
             with contextlib.suppress(TimeoutError):
-                part = await asyncio.wait_for(queue.get(), QUIET_S)
+                part = await asyncio.wait_for(queue.get(), quiet)
+            quiet = SOON_S if part is not None else min(2 * quiet, QUIET_S)
             step = _step_of(part) if part is not None else None
             if step is not None and step.game.ply <= last_ply + 1:
                 new_steps = [step]

@@ -1,23 +1,27 @@
 """The lobby's choices and turning a lobby form into a checked game.
 
 The form is JSON: `{"board", "seed", "variants": {flag: value}, "default": kind,
-"seats": {"P03": kind}}`. It is validated exactly as the command line validates a game
-(preflight) before anything is created, and LLM seats' models are resolved first, so a
-mistake is one `error:` line and no game.
+"seats": {"P03": kind}, "agents": {"seats": {"P03": design}}, "secret": hex, "link_hours":
+hours}` (`agents` chooses LLM seats' agent designs as a game file does, agents across a
+process boundary included: docs/agent-protocol.md). It is validated exactly as the
+command line validates a game (preflight) before anything is created, and LLM seats' models
+are resolved first, so a mistake is one `error:` line and no game.
 """
 
-import os
 from typing import Any
 
 from pydantic import ValidationError
 
 from autowerewolf.backends.local_server import llama_server_binary
 from autowerewolf.errors import SettingsError, one_line
-from autowerewolf.players.factory import PlayerBuilder, check_models
+from autowerewolf.players.agents.choice import is_external
+from autowerewolf.players.factory import PlayerBuilder
 from autowerewolf.players.seating import Seating
-from autowerewolf.preflight import preflight, seat_ids
+from autowerewolf.preflight import check_game as preflight_check
 from autowerewolf.rules.config import BOARDS, MAX_SEED, GameSetup
 from autowerewolf.rules.variants import Variants
+from autowerewolf.seeding import seed_and_secret
+from autowerewolf.web.links import DEFAULT_LIFETIME_S, MAX_LIFETIME_S, MIN_LIFETIME_S
 
 # Seat kinds the lobby offers, in the form's order. Scripted seats need a script file,
 # which the command line takes. A new kind (a plug-in agent) is one more entry here.
@@ -58,21 +62,30 @@ def parse_form(form: object) -> tuple[GameSetup, Seating]:
     """The game a lobby form describes; raises SettingsError with one line."""
     if not isinstance(form, dict):
         raise SettingsError("the game form must be a JSON object")
-    unknown = sorted(set(form) - {"board", "seed", "variants", "default", "seats"})
+    fields = {"board", "seed", "secret", "variants", "default", "seats", "agents", "link_hours"}
+    unknown = sorted(set(form) - fields)
     if unknown:
         raise SettingsError(f"unknown field {unknown[0]!r} in the game form")
-    seed = form.get("seed")
-    if seed in (None, ""):
-        seed = int.from_bytes(os.urandom(3), "big")
+    # A seed and a secret replay a game (`inspect GAME --as omniscient` shows both).
+    seed, secret = seed_and_secret(
+        None if form.get("seed") in (None, "") else form["seed"], form.get("secret")
+    )
     kinds = [form.get("default", "random"), *dict(form.get("seats") or {}).values()]
     for kind in kinds:
         if kind not in _KINDS:
             raise SettingsError(f"seat kind {kind!r} is not one of {', '.join(sorted(_KINDS))}")
     try:
         setup = GameSetup(
-            board=form.get("board") or "12-A", seed=seed, variants=form.get("variants") or {}
+            board=form.get("board") or "12-A",
+            seed=seed,
+            variants=form.get("variants") or {},
+            secret=secret,
         )
-        seating = Seating(default=form.get("default", "random"), seats=form.get("seats") or {})
+        seating = Seating(
+            default=form.get("default", "random"),
+            seats=form.get("seats") or {},
+            agents=form.get("agents") or {},
+        )
     except ValidationError as err:
         raise SettingsError(one_line(err)) from None
     if not 0 <= setup.seed <= MAX_SEED:
@@ -80,14 +93,32 @@ def parse_form(form: object) -> tuple[GameSetup, Seating]:
     return setup, seating
 
 
+def link_lifetime(form: dict[str, Any]) -> int:
+    """How long the game's seat and spectator links last, in seconds (`link_hours`)."""
+    hours = form.get("link_hours")
+    if hours in (None, ""):
+        return DEFAULT_LIFETIME_S
+    if isinstance(hours, bool) or not isinstance(hours, int | float):
+        raise SettingsError("link_hours must be a number of hours")
+    seconds = int(hours * 3600)
+    if not MIN_LIFETIME_S <= seconds <= MAX_LIFETIME_S:
+        raise SettingsError(
+            f"link_hours must be between {MIN_LIFETIME_S / 3600:g} and {MAX_LIFETIME_S // 3600}"
+        )
+    return seconds
+
+
 def check_game(setup: GameSetup, seating: Seating, players: PlayerBuilder) -> list[str]:
     """Validate the game and its LLM seats' models; return the human seats."""
-    config = preflight(setup, seating)
-    seats = seat_ids(config)
-    llm_seats = [s for s in seats if seating.kind_of(s) == "llm"]
-    if llm_seats:
-        check_models(players.models, llm_seats, config.roles)
-        configs = [players.models.resolve(s, r.value) for s in llm_seats for r in config.roles]
-        if any(c.backend == "local" and c.base_url is None for c in configs):
-            llama_server_binary()  # the embedded model needs the `local` extra: say so now
-    return [s for s in seats if seating.kind_of(s) == "human"]
+    game = preflight_check(setup, seating, players.models)
+    roles = game.config.roles
+    # The models a seat may need, whatever role it is dealt (an external agent needs none).
+    configs = [
+        players.models.resolve(s, r.value)
+        for s in game.llm_seats
+        for r in roles
+        if not is_external(seating.agents.resolve(s, r.value))
+    ]
+    if any(c.backend == "local" and c.base_url is None for c in configs):
+        llama_server_binary()  # the embedded model needs the `local` extra: say so now
+    return game.human_seats

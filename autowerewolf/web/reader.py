@@ -50,6 +50,7 @@ class GameRow:
     winner: str | None
     win_reason: str | None
     seats: dict[str, str]  # player kind per seat
+    started: str | None = None  # when its first checkpoint was written (ISO time)
 
     def public(self) -> dict[str, Any]:
         """What anyone allowed to see the game may read: no seed (it recomputes the deal),
@@ -62,6 +63,7 @@ class GameRow:
             "winner": self.winner,
             "win_reason": self.win_reason,
             "seats": self.seats,
+            "started": self.started,
         }
 
 
@@ -138,11 +140,31 @@ class GameReader:
             winner=game.winner.value if game.winner else None,
             win_reason=game.win_reason,
             seats={s.id: record.seating.kind_of(s.id) for s in game.seats},
+            started=self.started(game_id),
         )
         if row.status == "finished":
             with self._lock:
                 self._rows[game_id] = row
         return row
+
+    def started(self, game_id: str) -> str | None:
+        """When the game's first checkpoint was written (checkpoint ids grow with time)."""
+        saver = self.games.store.saver
+        if not isinstance(saver, SqliteSaver):
+            return None
+        with saver.cursor() as cursor:
+            cursor.execute(
+                "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''"
+                " ORDER BY checkpoint_id LIMIT 1",
+                (game_id,),
+            )
+            first = cursor.fetchone()
+        if first is None:
+            return None
+        config = Games.run_config(game_id)
+        config["configurable"]["checkpoint_id"] = first[0]
+        found = saver.get_tuple(config)
+        return str(found.checkpoint["ts"]) if found is not None else None
 
     def latest(self, game_id: str) -> GameState | None:
         """The game at its newest checkpoint (None before its first step), without the

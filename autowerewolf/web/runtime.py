@@ -6,7 +6,9 @@ import os
 from autowerewolf.players.factory import ModelPool, PlayerBuilder, load_models
 from autowerewolf.web.graph import server_players, use_players
 from autowerewolf.web.humans import AnswerBox
+from autowerewolf.web.links import book
 from autowerewolf.web.reader import GameReader
+from autowerewolf.web.run_queue import wake_on_new_runs
 from autowerewolf.web.settings import database_path, models_path
 from autowerewolf.web.tokens import SECRET_ENV, new_secret
 
@@ -23,6 +25,8 @@ class Runtime:
         use_players(PlayerBuilder(load_models(models_path()), self.pool))
         # The server's checkpointer has created the database before our app starts.
         self._reader = GameReader(database_path())
+        book()  # read now, not by the first request on the server's loop
+        wake_on_new_runs()
 
     @property
     def players(self) -> PlayerBuilder:

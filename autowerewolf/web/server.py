@@ -16,7 +16,7 @@ from typing import Any
 from autowerewolf.errors import SettingsError
 from autowerewolf.players.factory import load_models
 from autowerewolf.store import open_saver
-from autowerewolf.web.settings import DB_ENV, MODELS_ENV
+from autowerewolf.web.settings import DB_ENV, EXPOSED_ENV, MODELS_ENV, NIGHT_CALL_ENV, state_dir
 
 WEB_EXTRA_HINT = "autowerewolf serve needs the web extra: pip install -e '.[web]'"
 _WEB_MODULES = ("langgraph_api", "langgraph_runtime_inmem", "sse_starlette", "uvicorn")
@@ -75,13 +75,9 @@ def check_port(host: str, port: int) -> None:
             raise SettingsError(f"cannot listen on {host}:{port} ({err.strerror})") from None
 
 
-def state_dir(db: Path) -> Path:
-    """Where the server keeps its thread registry (`.langgraph_api/`, relative to the
-    working directory): next to the database, one per database."""
-    return db.with_name(db.name + ".server")
-
-
-def serve(db: Path, host: str, port: int, models: Path | None, expose: bool) -> None:
+def serve(
+    db: Path, host: str, port: int, models: Path | None, expose: bool, night_call_s: float
+) -> None:
     check_web_extra()
     warning = check_host(host, expose)
     check_port(host, port)
@@ -92,6 +88,8 @@ def serve(db: Path, host: str, port: int, models: Path | None, expose: bool) -> 
         load_models(models)  # a bad file is an error now, not when a game starts
         os.environ[MODELS_ENV] = str(models)
     os.environ[DB_ENV] = str(db)
+    os.environ[EXPOSED_ENV] = "1" if expose else "0"
+    os.environ[NIGHT_CALL_ENV] = str(night_call_s)
     os.environ.setdefault("LANGGRAPH_NO_VERSION_CHECK", "true")  # no PyPI call at startup
     os.environ.setdefault("LANGGRAPH_CLI_NO_ANALYTICS", "1")
     os.environ.setdefault("LOG_LEVEL", "WARNING")  # the server's own log: problems only

@@ -7,6 +7,7 @@ Only UUID game ids can be LangGraph threads; other games (from the command line)
 read from the database only.
 """
 
+import asyncio
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -18,7 +19,10 @@ from langgraph_sdk.schema import Command
 from autowerewolf.graph.builder import RECURSION_LIMIT
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
-from autowerewolf.runner import MAX_CONCURRENCY
+from autowerewolf.runner import MAX_CONCURRENCY, Games
+from autowerewolf.web.reader import GameReader
+from autowerewolf.web.run_queue import run_created
+from autowerewolf.web.settings import database_path
 
 GRAPH_ID = "werewolf"
 GAME_TAG = {"aw": "game"}
@@ -49,9 +53,10 @@ def is_server_game(game_id: str) -> bool:
         return False
 
 
-async def create_game(setup: GameSetup, seating: Seating) -> str:
+async def create_game(setup: GameSetup, seating: Seating, game_id: str | None = None) -> str:
+    """Start a game: a new thread (with the id given, a UUID, or a fresh one) and its run."""
     thread = await client().threads.create(
-        metadata={**GAME_TAG, "graph_id": GRAPH_ID}, graph_id=GRAPH_ID
+        metadata={**GAME_TAG, "graph_id": GRAPH_ID}, thread_id=game_id, graph_id=GRAPH_ID
     )
     game_id = str(thread["thread_id"])
     game_input = {
@@ -59,12 +64,14 @@ async def create_game(setup: GameSetup, seating: Seating) -> str:
         "seating": seating.model_dump(mode="json"),
     }
     await client().runs.create(game_id, GRAPH_ID, input=game_input, **RUN_OPTIONS)
+    run_created()
     return game_id
 
 
 async def resume(game_id: str, answers: dict[str, Any] | None = None) -> None:
     command: Command | None = {"resume": answers} if answers is not None else None
     await client().runs.create(game_id, GRAPH_ID, command=command, **RUN_OPTIONS)
+    run_created()
 
 
 async def thread_statuses() -> dict[str, str]:
@@ -92,6 +99,30 @@ async def pending_interrupt(game_id: str) -> dict[str, Any] | None:
     if not is_server_game(game_id):
         return None
     return interrupt_of(await client().threads.get(game_id))
+
+
+def fork_into_database(game_id: str, ply: int, branch: str) -> None:
+    """Write the branch of a game at step `ply` into the game database (blocking: call it
+    in a worker thread). The server's registry learns of it with `adopt`."""
+    games = Games(database_path())
+    try:
+        games.fork(game_id, ply, branch)
+    finally:
+        games.close()
+
+
+async def waiting_unheard(game_ids: list[str], reader: GameReader) -> list[str]:
+    """The server games saved waiting for a human whose question this server does not hold
+    (the server that asked it died): run again, they ask it anew."""
+    statuses = await thread_statuses()
+    stopped = []
+    for game_id in game_ids:
+        if not is_server_game(game_id) or statuses.get(game_id) in ("busy", "interrupted"):
+            continue
+        row = await asyncio.to_thread(reader.listed, game_id)
+        if row is not None and row.status == "waiting":
+            stopped.append(game_id)
+    return stopped
 
 
 async def adopt(game_ids: list[str]) -> list[str]:

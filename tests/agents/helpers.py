@@ -14,6 +14,7 @@ from autowerewolf.players.factory import ModelPool, PlayerBuilder
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.views import SeatView
+from tests.fixed import SECRET
 
 PLUGIN = "python:examples.agents.cautious:CautiousVoter"
 # Four designs and the plug-in, by seat (seats P01-P12 of 12-A, dealt from the seed).
@@ -54,10 +55,14 @@ def play(
     agents: AgentChoice = MIXED,
     context: GameContext | None = None,
     experience: ExperiencePool | None = None,
+    board: str = "12-A",
 ) -> dict:  # type: ignore[type-arg]
     graph = build_graph().compile()
     return graph.invoke(
-        {"setup": GameSetup(seed=seed), "seating": Seating(default="llm", agents=agents)},
+        {
+            "setup": GameSetup(board=board, secret=SECRET, seed=seed),
+            "seating": Seating(default="llm", agents=agents),
+        },
         {"recursion_limit": RECURSION_LIMIT, "max_concurrency": 16},
         context=context or GameContext(player_factory=builder(chat, experience)),
     )

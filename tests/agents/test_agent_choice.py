@@ -3,6 +3,7 @@ with the seating; plug-ins load by path; answer budgets per model."""
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -73,8 +74,10 @@ def test_a_missing_plugin_fails_before_the_game() -> None:
 def test_budgets_compact_for_the_local_model_full_for_api_models() -> None:
     local = ModelConfig(backend="local", model="m")
     api = ModelConfig(backend="api", model="m", base_url="http://127.0.0.1:1/v1")
-    assert local.bounds() == COMPACT and api.bounds() == FULL
+    # The embedded model speaks in structured acts by default; API models speak freely.
+    assert local.bounds() == replace(COMPACT, speech_acts=True) and api.bounds() == FULL
     assert api.model_copy(update={"budget": "compact"}).bounds() == COMPACT
+    assert local.model_copy(update={"speech": "free"}).bounds() == COMPACT
     models = parse_player_models(
         {
             "default": {"backend": "local", "model": "m"},

@@ -11,9 +11,12 @@ from autowerewolf.prompts.strategy import STRATEGY
 from tests.agents.helpers import PLUGIN, FreshPlayers, builder, play
 from tests.fakes.chat import FakeChatModel
 
+# Each model call of the first game takes at least this long: its records must show it.
+CALL_LATENCY_S = 0.005
+
 
 def test_four_designs_and_a_plugin_play_to_the_end_and_record_their_modules() -> None:
-    out = play(FakeChatModel())
+    out = play(FakeChatModel(latency_s=CALL_LATENCY_S))
     game, records = out["game"], out["records"]
     assert game.is_over
     agents = {r.seat: r.agent for r in records if r.purpose == "decision"}
@@ -28,12 +31,15 @@ def test_four_designs_and_a_plugin_play_to_the_end_and_record_their_modules() ->
             ratings = next(iter(note.data["estimates"].values()))
             assert set(ratings) == {r.value for r in game.config.roles}
             assert any(r.purpose == "decision" and r.key == note.key for r in records)
-            assert note.tokens_in and note.latency_s >= 0
+            assert note.tokens_in
         if note.step == STRATEGY:
             assert note.data and note.data["strategy"] in ("support", "attack")
             assert note.data["moment"] in ("night", "debate", "vote")
         if note.step == EXPERIENCE:
             assert note.data and "situation" in note.data and note.data["retrieved"] == []
+    # A record's latency spans its model calls (one, or two after an invalid answer).
+    called = [r for r in records if r.tokens_in]
+    assert called and all(r.latency_s >= CALL_LATENCY_S * (1 + r.retries) for r in called)
 
 
 def test_estimates_are_made_after_the_debate_and_before_night_actions() -> None:
@@ -50,6 +56,23 @@ def test_estimates_are_made_after_the_debate_and_before_night_actions() -> None:
     for vote in estimator_votes:
         assert any(n.step == ROLE_ESTIMATES and n.key == vote.key for n in records)
         assert "Your private role estimates" in (vote.prompt or "")
+
+
+def test_designs_treat_a_roll_call_ballot_as_the_days_vote() -> None:
+    """On the `kaggle` board the exile vote is a roll call (docs/rules.md §6): estimator seats
+    estimate before their ballot, adaptive seats' strategy shapes it, experience seats
+    retrieve before it."""
+    records = play(FakeChatModel(), board="kaggle")["records"]
+    ballots = [r for r in records if r.purpose == "decision" and r.step == "exile_roll_call"]
+    notes = {(n.step, n.key) for n in records if n.purpose == "note"}
+    by_design: dict[str, list[str]] = {}
+    for ballot in ballots:
+        by_design.setdefault(ballot.agent or "", []).append(ballot.key)
+    assert by_design.get("estimator") and by_design.get("adaptive") and by_design.get("experience")
+    assert all((ROLE_ESTIMATES, key) in notes for key in by_design["estimator"])
+    assert all((EXPERIENCE, key) in notes for key in by_design["experience"])
+    shaped = [b for b in ballots if b.agent == "adaptive"]
+    assert all("Your strategy now:" in (b.prompt or "") for b in shaped)
 
 
 def test_the_strategy_shapes_speeches_and_votes_of_adaptive_seats() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from autowerewolf.players.agents.choice import AgentChoice
 from autowerewolf.players.llm.memory import remember
-from autowerewolf.prompts.player import Known, choices_text, option_labels
+from autowerewolf.prompts.choices import Known, choices_text, option_labels
 from autowerewolf.prompts.second_look import against_own_side
 from autowerewolf.rules.views import seat_view
 from tests.agents.helpers import play

@@ -16,12 +16,13 @@ from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
 from tests.agents.helpers import MIXED, builder, repo_root
 from tests.fakes.chat import FakeChatModel
+from tests.fixed import SECRET
 from tests.graph.graph_helpers import kill_after
 
 SEED = 3
 GAME = textwrap.dedent(
     """
-    import json, sys
+    import json, sys, threading
     from pathlib import Path
 
     from autowerewolf.graph.context import GameContext
@@ -29,19 +30,21 @@ GAME = textwrap.dedent(
     from autowerewolf.rules.config import GameSetup
     from autowerewolf.runner import Games
     from tests.agents.helpers import MIXED, builder
-    from tests.fakes.chat import FakeChatModel
+    from tests.fakes.chat import FakeChatModel, legal_json, prompt_text
+    from tests.fixed import SECRET
 
-    class Logged(FakeChatModel):
-        def _answer(self, messages, schema):
-            prompt = "\\n".join(m.content for m in messages if isinstance(m.content, str))
-            with self.lock, open(sys.argv[2], "a", encoding="utf-8") as log:
-                log.write(json.dumps(prompt) + "\\n")
-            return super()._answer(messages, schema)
+    lock = threading.Lock()
 
-    chat = Logged(latency_s=0.01)
+    def logged(messages, schema):
+        with lock, open(sys.argv[2], "a", encoding="utf-8") as log:
+            log.write(json.dumps(prompt_text(messages)) + "\\n")
+        return legal_json(messages, schema)
+
+    chat = FakeChatModel(logged, latency_s=0.01)
     games = Games(Path(sys.argv[1]), create=True, context=GameContext(builder(chat)))
     print("started", flush=True)
-    games.start("crash", GameSetup(seed=int(sys.argv[3])), Seating(default="llm", agents=MIXED))
+    setup = GameSetup(secret=SECRET, seed=int(sys.argv[3]))
+    games.start("crash", setup, Seating(default="llm", agents=MIXED))
     print("finished", flush=True)
     """
 )
@@ -75,7 +78,7 @@ def test_kill_and_resume_sends_the_same_prompts(tmp_path: Path) -> None:
     )
     try:
         expected = reference.start(
-            "crash", GameSetup(seed=SEED), Seating(default="llm", agents=MIXED)
+            "crash", GameSetup(secret=SECRET, seed=SEED), Seating(default="llm", agents=MIXED)
         )
     finally:
         reference.close()

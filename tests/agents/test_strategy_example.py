@@ -4,10 +4,10 @@ and its Est."""
 
 from pathlib import Path
 
-from autowerewolf.evaluation.config import load_tournament
-from autowerewolf.evaluation.report import build_report
-from autowerewolf.evaluation.results import row_of
-from autowerewolf.evaluation.schedule import plan
+from autowerewolf.evaluation.report.build import build_report
+from autowerewolf.evaluation.tournament.config import load_tournament
+from autowerewolf.evaluation.tournament.results import row_of
+from autowerewolf.evaluation.tournament.schedule import plan
 from autowerewolf.graph.context import GameContext
 from autowerewolf.runner import Games
 from tests.agents.helpers import builder, repo_root
@@ -53,9 +53,9 @@ def test_the_example_plays_and_reports_win_rates_and_est(tmp_path: Path) -> None
         d for a, d in designs.items() if a in ("estimator", "adaptive", "support", "attack")
     ]
     assert "plain" in designs and estimating
-    assert all(d["est"] is not None and 0 <= d["est"] <= 1 for d in estimating)
+    assert all(d["est"]["value"] is not None and 0 <= d["est"]["value"] <= 1 for d in estimating)
     assert all(
-        0 <= d["win"]["lo"] <= d["win"]["rate"] <= d["win"]["hi"] <= 1 for d in designs.values()
+        0 <= d["win"]["lo"] <= d["win"]["value"] <= d["win"]["hi"] <= 1 for d in designs.values()
     )
     markdown = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "## Agent designs" in markdown and "| Est |" in markdown

@@ -5,7 +5,7 @@ import json
 import warnings
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import BaseMessage
 from openai.types.chat import ParsedChatCompletion
 from pydantic import BaseModel, SecretStr
 
@@ -15,16 +15,13 @@ from tests.agents.helpers import play
 from tests.fakes.chat import FakeChatModel
 
 
-class Thinking(FakeChatModel):
-    def _answer(self, messages: list[BaseMessage], schema: type[BaseModel]) -> AIMessage:
-        answer = super()._answer(messages, schema)
-        seat = str(messages[0].content).split("(seat ")[1][:3]
-        answer.additional_kwargs["reasoning_content"] = f"THOUGHT-{seat}-{len(self.prompts)}"
-        return answer
+def thought(messages: list[BaseMessage], number: int) -> str:
+    seat = str(messages[0].content).split("(seat ")[1][:3]
+    return f"THOUGHT-{seat}-{number}"
 
 
 def test_thinking_is_recorded_privately() -> None:
-    chat = Thinking()
+    chat = FakeChatModel(reason=thought)
     out = play(chat, agents=AgentChoice())
     records = [r for r in out["records"] if r.purpose == "decision"]
     assert records and all((r.thinking or "").startswith(f"THOUGHT-{r.seat}-") for r in records)

@@ -24,6 +24,7 @@ from autowerewolf.rules.config import GameConfig, GameSetup
 from autowerewolf.rules.events import Audience
 from autowerewolf.rules.state import GameState, Seat
 from autowerewolf.rules.views import SeatView
+from tests.fixed import SECRET
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -99,7 +100,7 @@ def test_a_player_cannot_reach_the_seed_the_state_or_hidden_roles() -> None:
         build_graph()
         .compile()
         .invoke(
-            {"setup": GameSetup(board="12-A", seed=GAME_SEED), "seating": Seating()},
+            {"setup": GameSetup(secret=SECRET, board="12-A", seed=GAME_SEED), "seating": Seating()},
             {"recursion_limit": RECURSION_LIMIT},
             context=GameContext(player_factory=factory),
         )

@@ -9,7 +9,7 @@ import pytest
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.seating import Seating
-from autowerewolf.rules import night, steps
+from autowerewolf.rules import steps
 from autowerewolf.rules.config import GameSetup, make_config
 from autowerewolf.rules.decisions import Action, Answers, Options
 from autowerewolf.rules.engine import (
@@ -20,10 +20,12 @@ from autowerewolf.rules.engine import (
     pending_decision,
 )
 from autowerewolf.rules.events import Event
+from autowerewolf.rules.outcome import Outcome, Resolved
 from autowerewolf.rules.random_play import random_answers
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.state import GameState, Step
 from autowerewolf.rules.steps import StepKind, StepSpec
+from tests.fixed import SECRET
 
 TOY = "toy_lantern"
 SEED = 4
@@ -34,29 +36,25 @@ def lantern_options(state: GameState) -> Options:
     return {guard: ("light", "dark")}
 
 
-def resolve_lantern(state: GameState, answers: Answers, events: list[Event]) -> GameState:
-    return state.model_copy(update={"step": Step.DAWN})
-
-
-def guard_then_lantern(state: GameState, answers: Answers, events: list[Event]) -> GameState:
-    return night.apply_guard(state, answers, events).model_copy(update={"step": TOY})
+def resolve_lantern(state: GameState, answers: Answers, events: list[Event]) -> Resolved:
+    return state, Outcome.DONE
 
 
 @pytest.fixture
 def toy_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A night decision after the Guard's: one new entry; the Guard's entry leads to it."""
+    """A night decision after the Guard's: one new entry; the Guard's entry leads to it
+    (its `then` and `next`); the flow enters it once the Guard's step is done."""
     toy = StepSpec(
         StepKind.NIGHT,
         next=(Step.DAWN,),
         options=lantern_options,
         resolve=resolve_lantern,
+        then=Step.DAWN,
         prompt="guard",
     )
     monkeypatch.setitem(steps.STEPS, TOY, toy)
     guard = steps.STEPS[Step.GUARD]
-    monkeypatch.setitem(
-        steps.STEPS, Step.GUARD, replace(guard, resolve=guard_then_lantern, next=(TOY,))
-    )
+    monkeypatch.setitem(steps.STEPS, Step.GUARD, replace(guard, then=TOY, next=(TOY,)))
 
 
 def at_first_guard() -> GameState:
@@ -83,7 +81,10 @@ def test_graph_routes_through_a_toy_step(toy_table: None) -> None:
     graph = build_graph().compile()
     assert TOY in graph.get_graph().nodes
     out = graph.invoke(
-        {"setup": GameSetup(board="12-A", seed=SEED), "seating": Seating(default="random")},
+        {
+            "setup": GameSetup(secret=SECRET, board="12-A", seed=SEED),
+            "seating": Seating(default="random"),
+        },
         {"recursion_limit": RECURSION_LIMIT},
         context=GameContext(),
     )

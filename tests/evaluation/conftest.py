@@ -7,14 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from autowerewolf.evaluation.config import TournamentConfig
-from autowerewolf.evaluation.tournament import run_tournament
+from autowerewolf.evaluation.tournament.config import TournamentConfig
+from autowerewolf.evaluation.tournament.play import run_tournament
+from tests.fixed import HEX_SECRET
 
 STUDY = TournamentConfig.model_validate(
     {
         "name": "study",
         "games": 24,
         "seed": 5,
+        # A fixed secret: the same games in every run, so what the studies find is stable.
+        "secret": HEX_SECRET,
         "concurrency": 2,
         "contestants": [
             {"name": "heuristic", "kind": "heuristic"},

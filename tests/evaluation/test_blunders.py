@@ -7,7 +7,7 @@ in the test's comments. `Game.night` lets the Seer check her first option (P01 h
 unless told otherwise, and unnamed seats answer "none"/"abstain"/"pass"/"speak".
 """
 
-from autowerewolf.evaluation.blunders import (
+from autowerewolf.evaluation.games.blunders import (
     METRICS,
     NOT_IN_OVERALL,
     OVERALL,

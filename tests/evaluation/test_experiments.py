@@ -26,29 +26,47 @@ from autowerewolf.rules.engine import pending_decision
 from autowerewolf.runner import Games
 from tests.evaluation.conftest import files_digest
 
-GAME = "study-00000"
+
+@dataclass(frozen=True)
+class Day1Vote:
+    game_id: str
+    step: int  # the checkpoint at which the Day-1 exile vote is asked
+    seer: str
+    voters: list[str]
 
 
-def day1_vote(db: Path) -> tuple[int, str, list[str]]:
-    """The step of the source game's Day-1 exile vote, its Seer, and the voters."""
+def day1_vote(db: Path) -> Day1Vote:
+    """The first study game whose Seer can be voted out on Day 1 (alive, and a legal target
+    of every other voter): its step of that vote, its Seer and the voters. Which game that
+    is depends on the night's draws, which come from each game's fresh secret."""
     games = SavedGames(db)
     try:
-        seer = next(s.id for s in games.load(GAME).game.seats if s.role.value == "seer")
-        for _, state in games.states(GAME):
-            decision = pending_decision(state)
-            if decision is not None and decision.key == "d1:exile_vote:r1":
-                return state.ply, seer, list(decision.options)
+        for game_id in sorted(games.ids()):
+            seer = next(s.id for s in games.load(game_id).game.seats if s.role.value == "seer")
+            for _, state in games.states(game_id):
+                decision = pending_decision(state)
+                if decision is None or decision.key != "d1:exile_vote:r1":
+                    continue
+                voters = list(decision.options)
+                if all(seer in decision.options[v] for v in voters if v != seer):
+                    return Day1Vote(game_id, state.ply, seer, voters)
+                break
     finally:
         games.close()
-    raise AssertionError("no Day-1 vote")
+    raise AssertionError("no study game whose Seer can be voted out on Day 1")
 
 
-def seer_exile(db: Path, replicates: int) -> ExperimentSpec:
-    step, seer, voters = day1_vote(db)
-    forced = {f"{v}.exile_vote": seer for v in voters if v != seer}
+@pytest.fixture(scope="module")
+def day1(study_db: Path) -> Day1Vote:
+    return day1_vote(study_db)
+
+
+def seer_exile(db: Path, day1: Day1Vote, replicates: int) -> ExperimentSpec:
+    forced = {f"{v}.exile_vote": day1.seer for v in day1.voters if v != day1.seer}
     return ExperimentSpec(
-        source=str(db), game_id=GAME, step=step, replicates=replicates, overrides=forced
-    )
+        source=str(db), game_id=day1.game_id, step=day1.step, replicates=replicates,
+        overrides=forced,
+    )  # fmt: skip
 
 
 def test_newcombe_by_hand() -> None:
@@ -68,11 +86,11 @@ class Grown:
 
 
 @pytest.fixture(scope="module")
-def grown(study_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Grown:
+def grown(study_db: Path, day1: Day1Vote, tmp_path_factory: pytest.TempPathFactory) -> Grown:
     """The Seer-exile experiment run three times: 1 replicate, then 2, then 2 again."""
     before = files_digest(study_db)
     folder = tmp_path_factory.mktemp("experiment") / "exp"
-    small = seer_exile(study_db, replicates=1)
+    small = seer_exile(study_db, day1, replicates=1)
     more = small.model_copy(update={"replicates": 2})
     rounds: list[list[str]] = []
     outcomes: dict[str, str] = {}
@@ -96,7 +114,7 @@ def test_arms_are_independent_forks_and_the_source_is_untouched(
     games = Games(grown.folder / "games.db")
     source = SavedGames(study_db)
     try:
-        original = source.at_ply(GAME, spec.step)
+        original = source.at_ply(spec.game_id, spec.step)
         for game_id in grown.outcomes:
             # Each continuation starts at the chosen step of the source game itself.
             first = next(iter(games.history(game_id)))
@@ -110,7 +128,7 @@ def test_arms_are_independent_forks_and_the_source_is_untouched(
                 assert len(forced) == len(spec.overrides)
             else:
                 assert forced == []
-        assert GAME not in games.ids()
+        assert spec.game_id not in games.ids()
     finally:
         games.close()
         source.close()
@@ -133,12 +151,14 @@ def test_rerunning_continues_and_refuses_another_design(grown: Grown, study_db: 
         prepare(grown.spec, study_db.parent)
 
 
-def test_a_seat_handed_to_a_model_plays_as_llm(study_db: Path, tmp_path: Path) -> None:
-    step, seer, _ = day1_vote(study_db)
+def test_a_seat_handed_to_a_model_plays_as_llm(
+    study_db: Path, day1: Day1Vote, tmp_path: Path
+) -> None:
+    seer = day1.seer
     spec = ExperimentSpec(
         source=str(study_db),
-        game_id=GAME,
-        step=step,
+        game_id=day1.game_id,
+        step=day1.step,
         replicates=1,
         seat=seer,
         seat_model=ModelOverride(backend="local", model="sim"),
@@ -169,10 +189,10 @@ def test_summary_by_hand() -> None:
     assert summary["difference"]["good"]["lo"] == lo and summary["difference"]["good"]["hi"] == hi
 
 
-def test_cli_experiment_prints_both_arms(study_db: Path, tmp_path: Path) -> None:
-    spec = seer_exile(study_db, replicates=1)
+def test_cli_experiment_prints_both_arms(study_db: Path, day1: Day1Vote, tmp_path: Path) -> None:
+    spec = seer_exile(study_db, day1, replicates=1)
     sets = [arg for k, v in spec.overrides.items() for arg in ("--set", f"{k}={v}")]
-    args = ["experiment", GAME, "--step", str(spec.step), "--replicates", "1", *sets]
+    args = ["experiment", spec.game_id, "--step", str(spec.step), "--replicates", "1", *sets]
     args += ["--db", str(study_db), "--out", str(tmp_path / "exp")]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
@@ -182,3 +202,54 @@ def test_cli_experiment_prints_both_arms(study_db: Path, tmp_path: Path) -> None
     refused = CliRunner().invoke(app, [*wrong, str(tmp_path / "other")])
     assert refused.exit_code == 2 and "exile_vote decision" in refused.output
     assert not (tmp_path / "other" / "experiment.json").exists()
+
+
+def vote_with_a_dead_seat(db: Path) -> tuple[str, int, str, list[str]]:
+    """The first exile vote after a death in the study's games: its game, step, a dead seat
+    and the voters."""
+    games = SavedGames(db)
+    try:
+        for game_id in sorted(games.ids()):
+            for _, state in games.states(game_id):
+                decision = pending_decision(state)
+                dead = [s.id for s in state.seats if not s.alive]
+                if decision is not None and decision.key.endswith("exile_vote:r1") and dead:
+                    return game_id, state.ply, dead[0], list(decision.options)
+    finally:
+        games.close()
+    raise AssertionError("no vote after a death")
+
+
+def test_a_refused_treatment_writes_nothing_and_the_corrected_one_runs(
+    study_db: Path, tmp_path: Path
+) -> None:
+    game_id, step, dead, voters = vote_with_a_dead_seat(study_db)
+    folder = tmp_path / "exp"
+    base = ["experiment", game_id, "--step", str(step), "--replicates", "1", "--db", str(study_db)]
+    base += ["--out", str(folder)]
+    voter, target = voters[0], voters[1]
+    illegal = CliRunner().invoke(app, [*base, "--set", f"{voter}.exile_vote=P99"])
+    assert illegal.exit_code == 2 and "not a legal answer" in illegal.output
+    outsider = CliRunner().invoke(app, [*base, "--set", f"{dead}.exile_vote={target}"])
+    assert outsider.exit_code == 2 and "does not decide" in outsider.output
+    assert not folder.exists()  # nothing claimed the folder
+    corrected = CliRunner().invoke(app, [*base, "--set", f"{voter}.exile_vote={target}"])
+    assert corrected.exit_code == 0, corrected.output
+
+
+def test_a_dead_or_absent_seat_cannot_be_handed_to_a_model(study_db: Path, tmp_path: Path) -> None:
+    game_id, step, dead, _ = vote_with_a_dead_seat(study_db)
+    model = ModelOverride(backend="local", model="sim")
+    for seat, message in ((dead, "is dead at step"), ("P13", "not a seat of this game")):
+        spec = ExperimentSpec(
+            source=str(study_db),
+            game_id=game_id,
+            step=step,
+            replicates=1,
+            seat=seat,
+            seat_model=model,
+        )
+        out = prepare(spec, tmp_path / seat)
+        with pytest.raises(SettingsError, match=message):
+            fork_missing(spec, out)
+        assert not (tmp_path / seat).exists()

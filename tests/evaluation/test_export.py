@@ -7,7 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from autowerewolf.cli import app
-from autowerewolf.evaluation.export import decision_line
+from autowerewolf.evaluation.export.jsonl import decision_line
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.runner import Games
 from tests.evaluation.conftest import files_digest
@@ -41,17 +41,19 @@ def test_export_writes_every_game_event_and_decision(study_db: Path, tmp_path: P
     }
     assert manifest["sources"][0]["file"] == study_db.name
     first = records[exported[0]["game_id"]]
-    # The deal and the seed only under `omniscient`.
-    assert exported[0]["omniscient"]["deal"] == {s.id: s.role.value for s in first.game.seats}
-    assert exported[0]["omniscient"]["seed"] == first.game.config.seed
+    # The deal and the seed only under `private`.
+    assert exported[0]["private"]["deal"] == {s.id: s.role.value for s in first.game.seats}
+    assert exported[0]["private"]["seed"] == first.game.config.seed
     assert "role" not in json.dumps(exported[0]["seats"])
     for event in events:
-        assert event["omniscient"] == (event["audience"] == "omniscient")
-        assert (event["audience_seat"] is not None) == (event["audience"] == "seat")
-    assert any(e["kind"] == "deal" and e["omniscient"] for e in events)
-    audiences = {(d["step"], d["audience"]) for d in decisions}
-    assert ("exile_vote", "public") in audiences and ("wolves", "wolves") in audiences
-    assert ("seer", "seat") in audiences
+        assert event["public"] == (event.get("private", {}).get("audience") == "public")
+        if not event["public"]:  # only its place in the transcript is public
+            assert set(event) == {"game_id", "index", "public", "private"}
+    assert any(not e["public"] and e["private"]["kind"] == "deal" for e in events)
+    public_steps = {d["step"] for d in decisions if d["public"]}
+    hidden_steps = {d["private"]["step"] for d in decisions if not d["public"]}
+    assert "exile_vote" in public_steps and "discussion" in public_steps
+    assert {"wolves", "seer"} <= hidden_steps and not {"wolves", "seer"} & public_steps
 
 
 def test_private_fields_are_flagged() -> None:
@@ -61,11 +63,18 @@ def test_private_fields_are_flagged() -> None:
         raw='{"choice": "P01"}', data={"estimates": {}},
     )  # fmt: skip
     line = decision_line("g", 0, record)
-    assert line["private"] == {
-        "reasoning": "P01 lied",
-        "prompt": "...",
-        "raw": '{"choice": "P01"}',
-        "data": {"estimates": {}},
-    }
-    assert not {"reasoning", "prompt", "raw", "data", "option"} & set(line)
-    assert line["choice"] == "P01" and line["audience"] == "public" and line["model"] == "m"
+    private = line["private"]
+    assert (private["reasoning"], private["prompt"], private["raw"]) == (
+        "P01 lied",
+        "...",
+        '{"choice": "P01"}',
+    )
+    assert private["data"] == {"estimates": {}} and private["options"] == ["P01", "abstain"]
+    assert not {"reasoning", "prompt", "raw", "data", "option", "options", "thinking"} & set(line)
+    assert line["choice"] == "P01" and line["public"] and line["model"] == "m"
+    # A reasoning model's thinking is private like its reasoning (it was a top-level field).
+    thought = decision_line("g", 1, record.model_copy(update={"thinking": "I am a wolf"}))
+    assert "thinking" not in thought and thought["private"]["thinking"] == "I am a wolf"
+    # A night action: nothing but its place in the list is public.
+    night = record.model_copy(update={"step": "seer", "key": "n1:seer", "option": "P05"})
+    assert set(decision_line("g", 2, night)) == {"game_id", "index", "public", "private"}

@@ -9,9 +9,10 @@ N3 P11 dies and shoots P03; D3 P04 is exiled and the good camp wins.
 
 import pytest
 
-from autowerewolf.evaluation.config import Price
-from autowerewolf.evaluation.facts import game_row
-from autowerewolf.evaluation.metrics import Aggregator, contestant_metrics, wilson
+from autowerewolf.evaluation.bootstrap import Resamples, Sums, wilson
+from autowerewolf.evaluation.games.facts import game_row
+from autowerewolf.evaluation.report.metrics import Aggregator, Base, contestant_metrics
+from autowerewolf.evaluation.tournament.config import Price
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.events import Audience, Event, EventKind
@@ -156,7 +157,14 @@ SEATING = Seating(contestants={s: "A" if s in A_SEATS else "B" for s in SEATS})
 def metrics() -> dict[str, dict]:
     row = game_row("g1", hand_built_events(), RECORDS, SEATING, {"m1": Price(input=1, output=2)})
     agg = Aggregator().add_all([row])
-    return {name: contestant_metrics(name, agg.tallies[name]) for name in agg.contestants}
+    sums = Sums(agg.table, Resamples(agg.table.games, 100, 0))
+    base = Base.of(sums)
+    return {name: contestant_metrics(name, sums, base) for name in agg.contestants}
+
+
+def value(cell: dict) -> float | None:
+    assert set(cell) == {"value", "lo", "hi", "n", "games", "chance"}
+    return cell["value"]
 
 
 def test_wilson_interval_matches_the_textbook_value() -> None:
@@ -173,40 +181,52 @@ def test_wilson_interval_holds_the_rate_at_the_extremes() -> None:
 
 def test_win_rates(metrics: dict[str, dict]) -> None:
     a, b = metrics["A"], metrics["B"]
-    assert a["win"]["rate"] == pytest.approx(5 / 7)
-    assert b["win"]["rate"] == pytest.approx(3 / 5)
-    assert a["win_by_role"]["werewolf"]["rate"] == 0
-    assert a["win_by_role"]["seer"]["rate"] == 1
+    assert value(a["win"]) == pytest.approx(5 / 7)
+    assert value(b["win"]) == pytest.approx(3 / 5)
+    assert a["win"]["games"] == 1 and a["win"]["n"] == 1
+    assert value(a["win_by_role"]["werewolf"]) == 0
+    assert value(a["win_by_role"]["seer"]) == 1
     # A: werewolf 0, villager 1, seer 1, hunter 1; B: werewolf 0, villager, witch, guard 1.
-    assert a["balanced_win_rate"] == pytest.approx(0.75)
-    assert b["balanced_win_rate"] == pytest.approx(0.75)
-    assert a["head_to_head"]["B"] == {"rate": 1.0, "n": 1.0}
+    assert value(a["balanced_win_rate"]) == pytest.approx(0.75)
+    assert value(b["balanced_win_rate"]) == pytest.approx(0.75)
+    assert value(a["head_to_head"]["B"]) == 1.0 and a["head_to_head"]["B"]["n"] == 1
+    # Chance of an outcome: the camp's rate over these games. The good camp won the only
+    # game: A's seats are 5 good of 7, so a contestant without influence wins 5/7.
+    assert a["win"]["chance"] == pytest.approx(5 / 7)
+    assert a["win_by_role"]["werewolf"]["chance"] == 0
+    assert a["head_to_head"]["B"]["chance"] == 0.5
 
 
 def test_survival(metrics: dict[str, dict]) -> None:
-    assert metrics["A"]["key_role_survival"] == pytest.approx(0.5)  # seer alive, hunter dead
-    assert metrics["B"]["key_role_survival"] == pytest.approx(1.0)  # witch, guard alive
-    assert metrics["A"]["wolf_survival"] == 0
-    assert metrics["B"]["survival_by_role"]["villager"] == 1
+    assert value(metrics["A"]["key_role_survival"]) == pytest.approx(0.5)  # seer alive, hunter dead
+    assert value(metrics["B"]["key_role_survival"]) == pytest.approx(1.0)  # witch, guard alive
+    assert value(metrics["A"]["wolf_survival"]) == 0
+    assert value(metrics["B"]["survival_by_role"]["villager"]) == 1
+    # Chance: every seat of the role in these games (3 of 4 key roles, 3 of 4 villagers).
+    assert metrics["A"]["key_role_survival"]["chance"] == pytest.approx(3 / 4)
+    assert metrics["B"]["survival_by_role"]["villager"]["chance"] == pytest.approx(3 / 4)
 
 
 def test_irp_and_vss_both_definitions(metrics: dict[str, dict]) -> None:
     a, b = metrics["A"], metrics["B"]
-    assert a["irp_ballot"] == pytest.approx(15 / 16)
-    assert b["irp_ballot"] == pytest.approx(8 / 12)
-    assert a["vss_ballot"] == pytest.approx(10 / 12)
-    assert b["vss_ballot"] == pytest.approx(4 / 9)
-    assert a["irp_game"] == pytest.approx(15 / 16)
-    assert a["vss_game"] == pytest.approx(1.0)  # three exiles, all wolves
+    assert value(a["irp_ballot"]) == pytest.approx(15 / 16)
+    assert a["irp_ballot"]["n"] == 16 and a["irp_ballot"]["games"] == 1
+    assert value(b["irp_ballot"]) == pytest.approx(8 / 12)
+    assert value(a["vss_ballot"]) == pytest.approx(10 / 12)
+    assert value(b["vss_ballot"]) == pytest.approx(4 / 9)
+    assert value(a["irp_game"]) == pytest.approx(15 / 16)
+    assert value(a["vss_game"]) == pytest.approx(1.0)  # three exiles, all wolves
+    # This game's records carry no ballot options: no chance level, rather than a guess.
+    assert a["irp_ballot"]["chance"] is None
 
 
 def test_role_kpis(metrics: dict[str, dict]) -> None:
-    assert metrics["A"]["role_kpi"]["seer"] == pytest.approx(2 / 4)
-    assert metrics["A"]["role_kpi"]["hunter"] == pytest.approx(1.0)
-    assert metrics["B"]["role_kpi"]["witch"] == pytest.approx(1 / 2)
-    assert metrics["B"]["role_kpi"]["guard"] == pytest.approx(1 / 3)
-    assert metrics["B"]["role_kpi"]["werewolf"] == 0
-    assert metrics["A"]["role_kpi"]["witch"] is None
+    assert value(metrics["A"]["role_kpi"]["seer"]) == pytest.approx(2 / 4)
+    assert value(metrics["A"]["role_kpi"]["hunter"]) == pytest.approx(1.0)
+    assert value(metrics["B"]["role_kpi"]["witch"]) == pytest.approx(1 / 2)
+    assert value(metrics["B"]["role_kpi"]["guard"]) == pytest.approx(1 / 3)
+    assert value(metrics["B"]["role_kpi"]["werewolf"]) == 0
+    assert value(metrics["A"]["role_kpi"]["witch"]) is None
 
 
 def test_a_game_without_probes_has_no_debate_measurements() -> None:
@@ -217,11 +237,12 @@ def test_a_game_without_probes_has_no_debate_measurements() -> None:
 
 def test_validity_tokens_cost_latency(metrics: dict[str, dict]) -> None:
     a, b = metrics["A"], metrics["B"]
-    assert a["fallback_rate"] == pytest.approx(0.25)
-    assert b["fallback_rate"] == 0
-    assert a["tokens_per_game"] == 480
-    assert a["cost_usd_per_game"] == pytest.approx(4 * (100 * 1 + 20 * 2) / 1e6)
-    assert a["latency_s_per_game"] == pytest.approx(2.0)
+    assert value(a["fallback_rate"]) == pytest.approx(0.25) and a["fallback_rate"]["n"] == 4
+    assert value(a["illegal_rate"]) == pytest.approx(0.25)  # the fallback's first answer
+    assert value(b["fallback_rate"]) == 0 and b["fallback_rate"]["chance"] == 0
+    assert value(a["tokens_per_game"]) == 480
+    assert value(a["cost_usd_per_game"]) == pytest.approx(4 * (100 * 1 + 20 * 2) / 1e6)
+    assert value(a["latency_s_per_game"]) == pytest.approx(2.0)
     assert a["cost_complete"] and b["cost_complete"]
 
 

@@ -3,22 +3,22 @@ the heuristic player outscores random with separated intervals."""
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
-from pydantic import BaseModel
 
 from autowerewolf.backends.config import ModelConfig, PlayerModels
 from autowerewolf.errors import SettingsError
-from autowerewolf.evaluation.position_run import RunSpec, UnderTest, check_agent, run_positions
-from autowerewolf.evaluation.position_scores import (
-    bootstrap_mean,
+from autowerewolf.evaluation.positions.items import Filters, PositionItem, build_items
+from autowerewolf.evaluation.positions.run import RunSpec, UnderTest, check_agent, run_positions
+from autowerewolf.evaluation.positions.scores import (
+    cluster_mean,
     opponent_inference,
     r_precision,
     summarize,
 )
-from autowerewolf.evaluation.positions import Filters, PositionItem, build_items
 from autowerewolf.players.factory import ModelPool
 from tests.fakes.chat import FakeChatModel, legal_json
 
@@ -42,7 +42,7 @@ def votes_p02() -> FakeChatModel:
     """Votes P02; rates the first and third seat it is asked about werewolf 4 and every
     other rating 0 (the targets come in seat order: the living seats but the voter)."""
 
-    def respond(messages: list[BaseMessage], schema: type[BaseModel]) -> str:
+    def respond(messages: list[BaseMessage], schema: dict[str, Any]) -> str:
         answer = json.loads(legal_json(messages, schema))
         if "choice" in answer:
             return json.dumps({**answer, "choice": "P02"})
@@ -97,12 +97,15 @@ def test_r_precision_by_hand() -> None:
     assert r_precision({"A": 0.1, "B": 0.9}, {"A"}) == 0.0
 
 
-def test_bootstrap_mean() -> None:
-    flat = bootstrap_mean([0.5] * 8)
-    assert flat == {"mean": 0.5, "lo": 0.5, "hi": 0.5, "n": 8}
-    spread = bootstrap_mean([1.0, 0.0, 1.0, 1.0], seed=3)
+def test_cluster_mean_resamples_games() -> None:
+    flat = cluster_mean([0.5] * 8, ["g1", "g2"] * 4, [0.1] * 8)
+    assert flat == {"mean": 0.5, "lo": 0.5, "hi": 0.5, "n": 8, "games": 2, "chance": 0.1}
+    spread = cluster_mean([1.0, 0.0, 1.0, 1.0], ["a", "b", "c", "d"], [0.2] * 4, seed=3)
     assert spread["mean"] == 0.75 and 0.0 <= spread["lo"] < 0.75 < spread["hi"] <= 1.0  # type: ignore[operator]
-    assert bootstrap_mean([])["mean"] is None
+    # Four items of two games: the interval spreads as two games', not four items'.
+    paired = cluster_mean([1.0, 1.0, 0.0, 0.0], ["a", "a", "b", "b"], [0.2] * 4, seed=3)
+    assert (paired["lo"], paired["hi"], paired["games"]) == (0.0, 1.0, 2)
+    assert cluster_mean([], [], [])["mean"] is None
 
 
 def test_va_and_oi_by_hand_with_a_fake_model(
@@ -165,7 +168,7 @@ def test_agents_are_checked_against_the_registry() -> None:
 def test_heuristic_outscores_random_with_separated_intervals(
     study_db: Path, tmp_path: Path
 ) -> None:
-    items = list(build_items(study_db, Filters(players=frozenset({"heuristic"}))))
+    items = list(build_items(study_db, Filters(references=frozenset({"heuristic"}))))
     summaries = {}
     for kind in ("heuristic", "random"):
         rows = run_positions(items, UnderTest(spec(5, players=kind)), tmp_path / f"{kind}.jsonl")
@@ -173,3 +176,7 @@ def test_heuristic_outscores_random_with_separated_intervals(
     h, r = summaries["heuristic"], summaries["random"]
     for metric in ("va", "oi"):
         assert h[metric]["lo"] > r[metric]["hi"], (metric, h[metric], r[metric])
+        # The same items: the same chance level, which random play stays near.
+        assert h[metric]["chance"] == r[metric]["chance"]
+        assert r[metric]["lo"] <= h[metric]["chance"] * 1.25
+    assert h["va"]["games"] == len({i.answer_key.source.game_id for i in items})

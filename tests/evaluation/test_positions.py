@@ -9,11 +9,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from autowerewolf.backends.simulated import REASONING as SIMULATED_REASONING
 from autowerewolf.cli import app
-from autowerewolf.evaluation.positions import (
+from autowerewolf.evaluation.positions.items import (
     Filters,
+    Kept,
     build_items,
     mvp_seat,
+    player_kind,
     read_items,
     write_items,
 )
@@ -24,6 +27,7 @@ from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.views import seat_view
 from autowerewolf.runner import GameRecord, Games
 from tests.evaluation.conftest import files_digest
+from tests.fixed import SECRET
 
 SEED = 7_654_324  # distinctive: must never appear in what a model is shown
 DEAL = (
@@ -39,7 +43,7 @@ def hand_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     wins) and all heuristic (the wolves win), so items come from both camps."""
     db = tmp_path_factory.mktemp("positions") / "hand.db"
     games = Games(db, create=True)
-    setup = GameSetup(seed=SEED, deal=DEAL)
+    setup = GameSetup(secret=SECRET, seed=SEED, deal=DEAL)
     try:
         random_wolves = Seating(default="heuristic", seats=dict.fromkeys(WOLVES, "random"))
         games.start(f"good-s{SEED}", setup, random_wolves)
@@ -113,7 +117,7 @@ def test_filters_and_round_trip(hand_built: Path, tmp_path: Path) -> None:
     every = list(build_items(hand_built, Filters()))
     day1 = list(build_items(hand_built, Filters(days=frozenset({1}))))
     good = list(build_items(hand_built, Filters(camps=frozenset({"good"}))))
-    random_kind = list(build_items(hand_built, Filters(players=frozenset({"random"}))))
+    random_kind = list(build_items(hand_built, Filters(references=frozenset({"random"}))))
     mvp = list(build_items(hand_built, Filters(mvp_only=True)))
     assert day1 and all(i.view.day == 1 for i in day1) and len(day1) < len(every)
     assert good and {i.view.camp.value for i in good} == {"good"}
@@ -173,9 +177,27 @@ def test_mvp_by_hand(hand_built: Path) -> None:
 def test_cli_builds_items_from_a_tournament(study_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "items.jsonl"
     result = CliRunner().invoke(
-        app, ["positions", "build", str(study_db), "--out", str(out), "--player", "heuristic"]
+        app, ["positions", "build", str(study_db), "--out", str(out), "--reference", "heuristic"]
     )
     assert result.exit_code == 0, result.output
     items = read_items(out)
     assert items and f"Wrote {len(items)} items" in result.output
     assert {i.answer_key.source.player for i in items} == {"heuristic"}
+    said = " ".join(result.output.split())  # rich wraps long lines
+    assert f"--reference kept {len(items)} (dropped: random " in said
+
+
+def test_references_leave_out_random_and_simulated_seats_by_default(study_db: Path) -> None:
+    kept = Kept()
+    default = list(build_items(study_db, Filters(), kept))
+    assert {i.answer_key.source.player for i in default} == {"heuristic"}
+    assert kept.dropped_kinds["random"] > 0
+    assert len(default) + kept.dropped_kinds["random"] == kept.ballots  # nothing else dropped
+    assert kept.steps[0] == ("--reference", len(default))
+    # An LLM seat answered by the simulated backend is told apart by its fixed reasoning.
+    ballot = DecisionRecord(
+        seat="P01", player="llm", day=1, step="exile_vote", key="d1:exile_vote:r1",
+        options=("P02",), option="P02", reasoning=SIMULATED_REASONING,
+    )  # fmt: skip
+    assert player_kind(ballot) == "simulated"
+    assert player_kind(ballot.model_copy(update={"reasoning": "P02 lied."})) == "llm"

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from autowerewolf.evaluation.metrics import GameTeams
-from autowerewolf.evaluation.ratings import (
+from autowerewolf.evaluation.bootstrap import Resamples
+from autowerewolf.evaluation.ratings.outcomes import (
     _collapse,
     _fit,
     _newton_batch,
@@ -12,7 +12,9 @@ from autowerewolf.evaluation.ratings import (
     design,
     openskill,
     team_elo,
+    team_elo_intervals,
 )
+from autowerewolf.evaluation.report.metrics import GameTeams
 
 NAMES = ["strong", "middle", "weak"]
 TRUE = {"strong": 1.5, "middle": 0.0, "weak": -1.5}
@@ -30,7 +32,7 @@ def synthetic(n: int, seed: int = 3) -> list[GameTeams]:
 
 
 def test_bradley_terry_recovers_the_order_with_separated_intervals() -> None:
-    bt = bradley_terry(synthetic(600), NAMES, resamples=300, seed=1)
+    bt = bradley_terry(synthetic(600), NAMES, Resamples(600, 300, 1))
     assert list(np.argsort(-bt.skill)) == [0, 1, 2]
     assert bt.lo[0] > bt.hi[1] and bt.lo[1] > bt.hi[2]
     assert bt.camp_intercept == pytest.approx(-0.3, abs=0.35)
@@ -40,15 +42,17 @@ def test_bradley_terry_recovers_the_order_with_separated_intervals() -> None:
 
 def test_fit_does_not_depend_on_game_order() -> None:
     games = synthetic(200)
-    forward = bradley_terry(games, NAMES, resamples=100, seed=5)
-    backward = bradley_terry(games[::-1], NAMES, resamples=100, seed=5)
+    forward = bradley_terry(games, NAMES, Resamples(200, 400, 5))
+    backward = bradley_terry(games[::-1], NAMES, Resamples(200, 400, 5))
     assert np.allclose(forward.skill, backward.skill)
-    assert np.allclose(forward.lo, backward.lo)
+    # The resamples draw other games in the other order: the same interval up to its
+    # Monte Carlo error.
+    assert np.allclose(forward.lo, backward.lo, atol=0.15)
 
 
 def test_batched_newton_matches_scipy() -> None:
     x, y = design(synthetic(300), NAMES)
-    xs, ys, counts = _collapse(x, y)
+    xs, ys, counts, _ = _collapse(x, y)
     scipy_fit = _fit(xs, ys, counts)
     newton = _newton_batch(xs, ys, counts[None, :], np.zeros(len(NAMES) + 1))[0]
     assert np.allclose(scipy_fit, newton, atol=1e-4)
@@ -57,7 +61,7 @@ def test_batched_newton_matches_scipy() -> None:
 def test_one_sided_data_stays_finite() -> None:
     games = [GameTeams({"strong": 8}, {"weak": 4}, 1.0, {}) for _ in range(20)]
     games += [GameTeams({"weak": 8}, {"strong": 4}, 0.0, {}) for _ in range(20)]
-    bt = bradley_terry(games, ["strong", "weak"], resamples=100)
+    bt = bradley_terry(games, ["strong", "weak"], Resamples(40, 100, 0))
     assert np.all(np.isfinite(bt.skill)) and bt.skill[0] > 0
 
 
@@ -67,3 +71,18 @@ def test_baselines_point_the_same_way() -> None:
     skill = openskill(games, NAMES)
     assert elo["strong"] > elo["middle"] > elo["weak"]
     assert skill["strong"][0] > skill["weak"][0]
+
+
+def test_team_elo_by_hand_and_its_interval_over_games() -> None:
+    # Game 1: A (good) beats B: expected 0.5, delta 16. Game 2: B (good) against A, wolves
+    # win (outcome 0): good 1484, wolves 1516, expected 1 / (1 + 10^(32/400)) = 0.4540.
+    games = [GameTeams({"A": 8}, {"B": 4}, 1.0, {}), GameTeams({"B": 8}, {"A": 4}, 0.0, {})]
+    second = 32 * (0 - 1 / (1 + 10 ** (32 / 400)))
+    assert team_elo(games, ["A", "B"]) == pytest.approx({"A": 1516 - second, "B": 1484 + second})
+    many = synthetic(300)
+    elo = team_elo(many, NAMES)
+    intervals = team_elo_intervals(many, NAMES, Resamples(300, 200, 0))
+    for name in NAMES:
+        lo, hi = intervals[name]
+        assert lo < elo[name] < hi
+    assert intervals["strong"][0] > intervals["weak"][1]

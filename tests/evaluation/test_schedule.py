@@ -2,8 +2,8 @@
 
 from collections import Counter
 
-from autowerewolf.evaluation.config import TournamentConfig
-from autowerewolf.evaluation.schedule import plan
+from autowerewolf.evaluation.tournament.config import TournamentConfig
+from autowerewolf.evaluation.tournament.schedule import plan
 
 
 def config(games: int, **extra: object) -> TournamentConfig:
@@ -67,3 +67,19 @@ def test_llm_contestant_override_lands_on_its_seats_only() -> None:
     for seat, name in game.seating.contestants.items():
         assert (seat in models.seats) == (name == "cool")
         assert game.seating.kind_of(seat) == ("llm" if name == "cool" else "random")
+
+
+def test_a_human_contestants_seats_are_human_seats_under_its_name() -> None:
+    cfg = TournamentConfig.model_validate(
+        {
+            "name": "people",
+            "games": 3,
+            "mixed_share": 1.0,
+            "contestants": [{"name": "alice", "kind": "human"}, {"name": "r", "kind": "random"}],
+        }
+    )
+    assert cfg.humans == ["alice"]
+    for game in plan(cfg):
+        held = {s for s, name in game.seating.contestants.items() if name == "alice"}
+        assert held and held == {s for s, kind in game.seating.seats.items() if kind == "human"}
+        assert game.seating.tournament == "people" and game.models is None

@@ -5,25 +5,28 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from autowerewolf.cli import app
-from autowerewolf.evaluation.config import TournamentConfig
-from autowerewolf.evaluation.report import Report, build_report
-from autowerewolf.evaluation.results import iter_rows
-from autowerewolf.evaluation.tournament import pending, run_tournament
+from autowerewolf.evaluation.report.build import Report, build_report
+from autowerewolf.evaluation.tournament.config import TournamentConfig
+from autowerewolf.evaluation.tournament.play import pending, run_tournament
+from autowerewolf.evaluation.tournament.results import iter_rows
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
+from tests.fixed import HEX_SECRET, SECRET
 
 CONFIG = TournamentConfig.model_validate(
     {
         "name": "accept",
         "games": 48,
         "seed": 11,
+        "secret": HEX_SECRET,  # the same games every run: a stable finding
         "concurrency": 2,
         "contestants": [
             {"name": "heuristic", "kind": "heuristic"},
@@ -69,8 +72,8 @@ def test_every_game_records_its_contestants(played: tuple[Path, Report]) -> None
 
 def test_rerun_continues_without_replaying(played: tuple[Path, Report]) -> None:
     db, _ = played
-    todo, done = pending(CONFIG, db)
-    assert (todo, done) == ([], CONFIG.games)
+    found = pending(CONFIG, db)
+    assert (found.todo, found.done, found.note) == ([], CONFIG.games, None)
     longer = CONFIG.model_copy(update={"games": CONFIG.games + 2, "concurrency": 1})
     assert run_tournament(longer, db)["already finished"] == CONFIG.games
 
@@ -79,13 +82,45 @@ def test_games_without_result_rows_are_read_from_checkpoints(tmp_path: Path) -> 
     db = tmp_path / "plain.db"
     games = Games(db, create=True)
     try:
-        games.start("plain-1", GameSetup(seed=4), Seating(default="heuristic"))
-        games.start("plain-2", GameSetup(seed=5), Seating(default="random"))
+        games.start("plain-1", GameSetup(secret=SECRET, seed=4), Seating(default="heuristic"))
+        games.start("plain-2", GameSetup(secret=SECRET, seed=5), Seating(default="random"))
     finally:
         games.close()
     rows = list(iter_rows(db))
     assert [r["game_id"] for r in rows] == ["plain-1", "plain-2"]
     assert {s["contestant"] for s in rows[0]["seats"].values()} == {"heuristic"}
+
+
+def test_a_reports_tournament_takes_its_games_without_rows_by_their_seating(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "web.db"  # as the web app plays a tournament: no result rows
+    seating = Seating(default="heuristic", contestants={"P01": "alice"}, tournament="people")
+    games = Games(db, create=True)
+    try:
+        games.start("of-people", GameSetup(secret=SECRET, seed=4), seating)
+        games.start("of-nobody", GameSetup(secret=SECRET, seed=5), Seating(default="random"))
+        # A branch is no game the tournament planned: its report leaves it out.
+        games.fork("of-people", 20, "branch", player_seed=1)
+        assert games.resume("branch").status == "finished"
+    finally:
+        games.close()
+    rows = list(iter_rows(db, tournament="people"))
+    assert [r["game_id"] for r in rows] == ["of-people"]
+    assert rows[0]["seats"]["P01"]["contestant"] == "alice"
+    assert [r["game_id"] for r in iter_rows(db)] == ["branch", "of-nobody", "of-people"]
+
+
+def test_the_command_line_refuses_a_tournament_with_a_human_contestant(tmp_path: Path) -> None:
+    spec = tmp_path / "people.yaml"
+    spec.write_text(
+        "name: people\ncontestants: [{name: alice, kind: human}, {name: r, kind: random}]\n"
+    )
+    result = CliRunner().invoke(app, ["tournament", str(spec), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: contestant 'alice' is human: ")
+    assert "web app" in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
 
 
 def test_report_command_writes_every_output(played: tuple[Path, Report], tmp_path: Path) -> None:
@@ -100,14 +135,17 @@ def test_report_command_writes_every_output(played: tuple[Path, Report], tmp_pat
         "report.md",
         "metrics.json",
         "contestants.csv",
-        "roles.csv",
         "ratings.csv",
-        "head_to_head.csv",
+        "pairs.csv",
+        "bt_by_role.csv",
+        "designs.csv",
+        "validity.csv",
+        "debate.csv",
         "plots/ratings.png",
     ):
         assert (tmp_path / name).is_file(), name
     html = (tmp_path / "report.html").read_text()
-    assert html.count("data:image/png;base64,") == 5
+    assert html.count("data:image/png;base64,") == 6
 
 
 def test_report_renders_with_plots_in_headless_chromium(
@@ -151,3 +189,26 @@ def test_report_renders_with_plots_in_headless_chromium(
     # The contestants' bar colours only come from the rendered plots.
     assert near((31, 119, 180)) > 5000  # heuristic blue
     assert near((214, 39, 40)) > 5000  # random red
+
+
+def test_rows_of_version_3_still_report_without_chance_levels(
+    played: tuple[Path, Report], tmp_path: Path
+) -> None:
+    """A database written before chance levels: the report reads it; chance is n/a."""
+    db, _ = played
+    old: list[Any] = []
+    for stored in list(iter_rows(db, tournament="accept"))[:12]:
+        row: dict[str, Any] = {**stored, "v": 3}
+        row.pop("exile_chance")
+        for seat in row["seats"].values():
+            for key in ("irp_chance", "vss_chance", "kpi_chance", "steps"):
+                seat.pop(key)
+            seat["blunders"] = {m: cell[:2] for m, cell in seat["blunders"].items()}
+            seat["est"] = seat["est"][:2]
+        old.append(row)
+    report = build_report(old, tmp_path / "report", resamples=100)
+    heuristic = next(m for m in report.metrics if m["contestant"] == "heuristic")
+    assert heuristic["irp_ballot"]["value"] is not None
+    assert heuristic["irp_ballot"]["chance"] is None
+    assert heuristic["blunders"]["overall"]["chance"] is None
+    assert heuristic["win"]["chance"] is not None  # outcomes need no options

@@ -17,8 +17,9 @@ from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.runner import GameRecord, Games
+from tests.fixed import SECRET
 
-BOARDS = ("12-A", "12-B", "9-standard", "8-arena")
+BOARDS = ("12-A", "12-B", "9-standard", "8-arena", "kaggle")
 REPO = Path(__file__).resolve().parents[2]
 
 _runner = CliRunner()
@@ -35,7 +36,9 @@ def start_random(
     seed: int = 1,
     seating: Seating | None = None,
 ) -> GameRecord:
-    return games.start(game_id, GameSetup(board=board, seed=seed), seating or Seating())
+    return games.start(
+        game_id, GameSetup(secret=SECRET, board=board, seed=seed), seating or Seating()
+    )
 
 
 def of_kind(events: list[Event], kind: EventKind, day: int | None = None) -> list[Event]:

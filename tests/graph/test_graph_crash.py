@@ -37,7 +37,7 @@ PLAYER_SCRIPT = textwrap.dedent(
 
     games = Games(Path(sys.argv[1]), create=True, context=GameContext(player_factory=slow_players))
     print("started", flush=True)
-    games.start("crash", GameSetup(board="12-A", seed=int(sys.argv[2])), Seating())
+    games.start("crash", GameSetup(secret="", board="12-A", seed=int(sys.argv[2])), Seating())
     print("finished", flush=True)
     """
 )

@@ -12,6 +12,7 @@ from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_deci
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.random_play import random_answers
 from autowerewolf.runner import GameError, GameRecord, Games
+from tests.fixed import SECRET
 from tests.graph.graph_helpers import cli, new_games, of_kind, start_random
 
 SEED = 108  # a short 12-A game (40 steps) with a Day-1 exile vote at step 32
@@ -20,7 +21,7 @@ EXILE_KEY = "d1:exile_vote:r1"
 
 def decision_plies(board: str, seed: int) -> dict[str, int]:
     """The step at which each decision of the seeded random game is asked (rules only)."""
-    state, _ = new_game(GameSetup(board=board, seed=seed).build())
+    state, _ = new_game(GameSetup(secret=SECRET, board=board, seed=seed).build())
     plies: dict[str, int] = {}
     while not is_terminal(state):
         decision = pending_decision(state)

@@ -13,6 +13,7 @@ from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.random_play import play_random_game
 from autowerewolf.rules.state import Step
 from autowerewolf.runner import GameError, Games
+from tests.fixed import HEX_SECRET, SECRET
 from tests.graph.graph_helpers import (
     BOARDS,
     assert_user_error,
@@ -31,6 +32,7 @@ SCRIPT = f"""\
 # Wolves P01-P04 kill P09 on Night 1 (no save, no guard on P09); the village exiles P01.
 board: 12-A
 seed: 5
+secret: ""  # the seed alone draws the rest (tests/fixed.py): the same game every run
 deal: [{", ".join(DEAL)}]
 decisions:
   n1:wolves:P01: P09
@@ -71,7 +73,7 @@ def test_random_game_completes_on_every_board(games: Games, board: str) -> None:
     assert record.events[-1].kind is EventKind.GAME_OVER
     assert record.events[-1].value == record.game.winner.value
     # The graph with default random seating plays exactly the rules engine's own random game.
-    final, events = play_random_game(GameSetup(board=board, seed=11).build())
+    final, events = play_random_game(GameSetup(secret=SECRET, board=board, seed=11).build())
     assert record.events == events
     assert record.game == final
     # Every decision was answered legally by a random player and recorded once per seat.
@@ -110,7 +112,7 @@ def test_same_seed_same_players_same_log(games: Games) -> None:
 
 
 def test_player_seed_is_independent_of_the_deal(games: Games) -> None:
-    setup = GameSetup(board="9-standard", seed=3)
+    setup = GameSetup(secret=SECRET, board="9-standard", seed=3)
     record = games.start("ps", setup, Seating(player_seed=40))
     final, events = play_random_game(setup.build(), player_seed=40)
     assert record.events == events and record.game == final
@@ -153,7 +155,8 @@ def _check_scripted_night_and_day(events, records) -> None:
 
 def test_scripted_game_from_yaml(games: Games, script: Path) -> None:
     game_file = load_game_file(script)
-    record = games.start("sc", game_file.setup(game_file.seed), game_file.seating("scripted"))
+    setup = game_file.setup(game_file.seed, game_file.secret)
+    record = games.start("sc", setup, game_file.seating("scripted"))
     assert record.status == "finished" and record.game.winner is not None
     _check_scripted_night_and_day(record.events, record.records)
 
@@ -201,12 +204,14 @@ def test_cli_play_script_json(tmp_path: Path, script: Path) -> None:
 
 
 def test_cli_play_script_matches_games_api(tmp_path: Path, script: Path) -> None:
-    result = cli("play", "--script", script, "--json", "--db", tmp_path / "a.db")
+    result = cli(
+        "play", "--script", script, "--secret", HEX_SECRET, "--json", "--db", tmp_path / "a.db"
+    )
     assert result.exit_code == 0, result.stderr
     games = new_games(tmp_path / "b.db")
     try:
         game_file = load_game_file(script)
-        record = games.start("x", game_file.setup(5), game_file.seating("scripted"))
+        record = games.start("x", game_file.setup(5, HEX_SECRET), game_file.seating("scripted"))
     finally:
         games.close()
     summary = json.loads(result.stdout)

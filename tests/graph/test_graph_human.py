@@ -11,9 +11,10 @@ from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.random_play import play_random_game, random_action
 from autowerewolf.rules.rng import seat_seed
 from autowerewolf.runner import GameError, Games
+from tests.fixed import SECRET
 from tests.graph.graph_helpers import assert_user_error, cli, first_option_answers, flat, new_games
 
-SETUP = GameSetup(board="12-A", seed=13)  # P03 is asked only a handful of times
+SETUP = GameSetup(secret=SECRET, board="12-A", seed=13)  # P03 is asked only a handful of times
 HUMAN = Seating(seats={"P03": "human"})
 
 

@@ -2,15 +2,7 @@
 a random game, a game with a human seat answered by `Command(resume=...)`, and forks.
 langgraph.json also brings the web app's auth: the client holds the owner's token."""
 
-import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,108 +10,23 @@ import pytest
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.random_play import play_random_game
-from autowerewolf.web import tokens
-from autowerewolf.web.settings import DB_ENV
-from tests.graph.graph_helpers import REPO
 
 pytest.importorskip("langgraph_cli", reason="the `langgraph` CLI (langgraph-cli) is not installed")
 pytest.importorskip(
     "langgraph_api", reason="`langgraph dev` needs langgraph-cli[inmem] (langgraph-api)"
 )
-from langgraph_sdk import get_sync_client
+
+from tests.fixed import SECRET as GAME_SECRET
+from tests.graph.dev_server import GRAPH_ID, langgraph_dev, owner_client
 
 pytestmark = [pytest.mark.slow, pytest.mark.long]
-
-GRAPH_ID = "werewolf"
-STARTUP_TIMEOUT_S = 60
-SECRET = "langgraph-dev-test-secret"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _config_for(tmp_path: Path) -> Path:
-    """The repository's langgraph.json with its paths made absolute.
-
-    `langgraph dev` resolves `dependencies` and graph paths against its working directory,
-    not against the config file (langgraph_cli/cli.py `dev`), so a server started outside
-    the repository needs absolute paths; everything else is the repository's file as is."""
-    source = REPO / "langgraph.json"
-    config = json.loads(source.read_text(encoding="utf-8"))
-    base = source.parent
-    config["dependencies"] = [str((base / dep).resolve()) for dep in config["dependencies"]]
-    graphs = {}
-    for graph_id, spec in config["graphs"].items():
-        path, _, attr = spec.rpartition(":")
-        is_file = path.startswith(".") or path.endswith(".py")  # else an importable module
-        graphs[graph_id] = f"{(base / path).resolve()}:{attr}" if is_file else spec
-    config["graphs"] = graphs
-    target = tmp_path / "langgraph.json"
-    target.write_text(json.dumps(config), encoding="utf-8")
-    return target
-
-
-def owner_client(url: str) -> Any:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(tokens.SECRET_ENV, SECRET)
-        owner = tokens.make("owner")
-    return get_sync_client(url=url, headers={"Authorization": f"Bearer {owner}"})
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     workdir = tmp_path_factory.mktemp("langgraph_dev")
-    config = _config_for(workdir)
-    assert GRAPH_ID in json.loads(config.read_text())["graphs"]
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    log_path = workdir / "server.log"
-    env = {
-        **os.environ,
-        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
-        tokens.SECRET_ENV: SECRET,
-        DB_ENV: str(workdir / "games.db"),
-    }
-    args = [
-        sys.executable, "-m", "langgraph_cli", "dev", "--host", "127.0.0.1", "--port", str(port),
-        "--no-browser", "--no-reload", "--config", str(config),
-    ]  # fmt: skip
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            args, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
-    try:
-        client = owner_client(url)
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"langgraph dev exited ({proc.returncode}):\n{_tail(log_path)}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"langgraph dev did not answer /ok in time:\n{_tail(log_path)}")
-            try:
-                if client.http.get("/ok") is not None:
-                    break
-            except Exception:  # not listening yet
-                time.sleep(0.25)
-        # Its runtime state goes to the working directory, not into the repository.
-        assert (workdir / ".langgraph_api").is_dir()
+    with langgraph_dev(workdir, workdir / "games.db") as (url, _log):
         yield url
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=15)
-
-
-def _tail(path: Path, lines: int = 30) -> str:
-    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
 def _events(values: dict[str, Any]) -> list[Event]:
@@ -132,9 +39,11 @@ def test_random_game_human_game_and_forks(server: str) -> None:
     # 1. A complete random game: the engine's own random game, event for event.
     thread = client.threads.create()["thread_id"]
     result = client.runs.wait(
-        thread, GRAPH_ID, input={"setup": {"seed": 1}, "seating": {"default": "random"}}
+        thread,
+        GRAPH_ID,
+        input={"setup": {"seed": 1, "secret": GAME_SECRET}, "seating": {"default": "random"}},
     )
-    final, expected = play_random_game(GameSetup(seed=1).build())
+    final, expected = play_random_game(GameSetup(secret=GAME_SECRET, seed=1).build())
     assert result["game"]["step"] == "game_over"
     assert result["game"]["winner"] == final.winner.value
     assert _events(result) == expected
@@ -173,6 +82,8 @@ def test_random_game_human_game_and_forks(server: str) -> None:
             human, GRAPH_ID, command={"resume": {"P03": {"option": option, "text": "Hm."}}}
         )
     assert result["game"]["step"] == "game_over" and not result.get("__interrupt__")
+    # A game started through the API without a secret drew a fresh one as it was set up.
+    assert len(result["game"]["config"]["secret"]) == 32
     assert len(asked) >= 3 and len(set(asked)) == len(asked)
     human_records = [r for r in result["records"] if r["seat"] == "P03"]
     assert [r["key"] for r in human_records] == asked

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import BaseMessage
-from pydantic import BaseModel
 
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
@@ -28,6 +27,7 @@ from autowerewolf.rules.random_play import random_answers
 from autowerewolf.rules.views import SeatView
 from autowerewolf.runner import Games
 from tests.fakes.chat import FakeChatModel, legal_json
+from tests.fixed import SECRET
 from tests.graph.graph_helpers import first_option_answers, new_games
 
 ALL = tuple(PROBES)
@@ -40,7 +40,7 @@ def play(
     variants: dict[str, Any] | None = None,
     factory: Any = None,
 ) -> dict[str, Any]:
-    setup = GameSetup(seed=seed, variants=variants or {})
+    setup = GameSetup(secret=SECRET, seed=seed, variants=variants or {})
     context = GameContext(player_factory=factory) if factory else GameContext()
     return (
         build_graph()
@@ -62,11 +62,11 @@ def answered(records: list[DecisionRecord]) -> list[tuple[Any, ...]]:
     ]
 
 
-def prompt_dependent(messages: list[BaseMessage], schema: type[BaseModel]) -> str:
+def prompt_dependent(messages: list[BaseMessage], schema: dict[str, Any]) -> str:
     """A model whose choice depends on every character of its prompt: a probe that moved a
     seat's memory would change its later choices."""
     answer = json.loads(legal_json(messages, schema))
-    choice = schema.model_json_schema()["properties"].get("choice", {})
+    choice = schema["properties"].get("choice", {})
     if "enum" in choice:
         # Never a self-explosion: days must reach their last speech for `pre_vote`.
         options = [o for o in choice["enum"] if o != "explode"] or choice["enum"]
@@ -174,7 +174,7 @@ def test_probe_answers_never_reach_a_later_request_and_an_own_estimate_counts() 
 def test_resume_keeps_asking_probes_and_humans_are_never_asked(db: Path) -> None:
     games = new_games(db)
     seating = Seating(seats={"P03": "human"}, probes=ALL)
-    record = games.start("h", GameSetup(board="12-A", seed=13), seating)
+    record = games.start("h", GameSetup(secret=SECRET, board="12-A", seed=13), seating)
     assert record.status == "waiting"
     waits = 0
     while record.status == "waiting":
@@ -195,8 +195,8 @@ def test_resume_keeps_asking_probes_and_humans_are_never_asked(db: Path) -> None
 
 
 def test_fork_keeps_asking_probes(games: Games) -> None:
-    original = games.start("orig", GameSetup(seed=8), Seating(probes=ALL))
-    state, _ = new_game(GameSetup(seed=8).build())
+    original = games.start("orig", GameSetup(secret=SECRET, seed=8), Seating(probes=ALL))
+    state, _ = new_game(GameSetup(secret=SECRET, seed=8).build())
     while not (state.step == "discussion" and state.day == 2):  # the same game, rules only
         decision = pending_decision(state)
         state, _ = apply(state, random_answers(8, decision) if decision else {})

@@ -1,20 +1,51 @@
 """A seat's memory is a pure function of its view, folded by day: append-only within a day
 (the server's prompt cache reuses the prefix) and bounded to the current day verbatim."""
 
+import json
+import os
+import subprocess
+import sys
 from itertools import pairwise
 
 from autowerewolf.players.llm.memory import remember
-from autowerewolf.prompts.player import memory_text
+from autowerewolf.prompts.memory import memory_text
 from autowerewolf.rules.config import make_config
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.random_play import play_random_game
 from autowerewolf.rules.views import seat_view
 
+MEMORY_OF_P01 = """
+import dataclasses, json
+from autowerewolf.players.llm.memory import remember
+from autowerewolf.prompts.memory import memory_text
+from autowerewolf.rules.config import make_config
+from autowerewolf.rules.random_play import play_random_game
+from autowerewolf.rules.views import seat_view
 
-def test_memory_is_the_same_whenever_it_is_computed() -> None:
-    state, events = play_random_game(make_config(seed=11, max_days=30))
-    view = seat_view(state, events, "P01")
-    assert remember(view) == remember(view)
+state, events = play_random_game(make_config(seed=11, max_days=30))
+memory = remember(seat_view(state, events, "P01"))
+text = memory_text(memory.digest, memory.recent)
+print(json.dumps({"memory": dataclasses.asdict(memory), "text": text}, default=str))
+"""
+
+
+def test_memory_is_the_same_in_every_process() -> None:
+    """A resumed or forked game rebuilds its seats' memories in another process: the same
+    view must give the same memory there, whatever the interpreter's string-hash seed (the
+    iteration order of sets and of dicts built from them)."""
+    here = subprocess.run(
+        [sys.executable, "-c", MEMORY_OF_P01], capture_output=True, text=True, check=True
+    )
+    computed = json.loads(here.stdout)
+    assert computed["memory"]["digest"] and computed["memory"]["recent"]
+    assert computed["memory"]["ledger"]["facts"], "the game must leave facts to note"
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        other = subprocess.run(
+            [sys.executable, "-c", MEMORY_OF_P01], capture_output=True, text=True, env=env,
+            check=True,
+        )  # fmt: skip
+        assert json.loads(other.stdout) == computed, f"PYTHONHASHSEED={hash_seed}"
 
 
 def test_earlier_days_are_folded_at_dawn_only_and_the_prompt_stays_bounded() -> None:

@@ -12,6 +12,8 @@ from autowerewolf.rules.config import GameSetup, make_config
 from autowerewolf.rules.engine import new_game
 from autowerewolf.rules.random_play import play_random_game
 from autowerewolf.rules.roles import Camp
+from autowerewolf.web.frames import GOD, record_detail
+from tests.fixed import SECRET
 
 
 class EchoChat:
@@ -55,9 +57,41 @@ def test_heuristic_good_side_beats_random_good_side() -> None:
         for kind in ("heuristic", "random"):
             seats = {f"P{i:02d}": kind for i in range(1, 13)} | dict.fromkeys(wolves, "random")
             out = graph.invoke(
-                {"setup": GameSetup(seed=seed), "seating": Seating(seats=seats)},
+                {"setup": GameSetup(secret=SECRET, seed=seed), "seating": Seating(seats=seats)},
                 {"recursion_limit": RECURSION_LIMIT},
                 context=GameContext(),
             )
             wins[kind] += out["game"].winner is Camp.GOOD
     assert wins["heuristic"] > wins["random"] + 5, wins
+
+
+def test_heuristic_records_say_what_each_rule_went_on() -> None:
+    # The god view's drill-down shows this for a non-model seat (web/frames.py): the
+    # private reasoning of the record, never sent to the seat or the public.
+    out = (
+        build_graph()
+        .compile()
+        .invoke(
+            {"setup": GameSetup(secret=SECRET, seed=3), "seating": Seating(default="heuristic")},
+            {"recursion_limit": RECURSION_LIMIT},
+            context=GameContext(),
+        )
+    )
+    records = [r for r in out["records"] if r.player == "heuristic" and r.purpose == "decision"]
+    assert records and all(
+        r.reasoning is not None and r.reasoning.startswith(f"rule for {r.step}: ") for r in records
+    )
+    wolves = {s.id for s in out["game"].seats if s.is_wolf}
+    seer = next(s.id for s in out["game"].seats if s.role.value == "seer")
+    # What the Seer goes on is true in this game: every seat she names as a wolf is one.
+    named = {
+        seat.strip(",")
+        for r in records
+        if r.seat == seer and r.reasoning is not None
+        for seat in r.reasoning.split("wolves it knows of ")[1].split(";")[0].split()
+        if seat.startswith("P")
+    }
+    assert named and named <= wolves
+    god = record_detail(records[0], 0, GOD)
+    seat = record_detail(records[0], 0, records[0].seat)
+    assert god["reasoning"] == records[0].reasoning and "reasoning" not in seat

@@ -4,9 +4,9 @@ that refuses instead of playing, is asked once more; the second answer stands, w
 is, and both calls are recorded."""
 
 import json
+from typing import Any
 
 from langchain_core.messages import BaseMessage
-from pydantic import BaseModel
 
 from autowerewolf.players.base import DecisionRequest
 from autowerewolf.players.llm.player import LLMPlayer
@@ -35,7 +35,7 @@ def choosing(*choices: str, messages: tuple[str, ...] = ()) -> FakeChatModel:
     keeps the last of each)."""
     asked: list[int] = []
 
-    def respond(prompt: list[BaseMessage], schema: type[BaseModel]) -> str:
+    def respond(prompt: list[BaseMessage], schema: dict[str, Any]) -> str:
         answer = json.loads(legal_json(prompt, schema))
         answer["choice"] = choices[min(len(asked), len(choices) - 1)]
         if messages:
@@ -81,7 +81,8 @@ def test_a_refusal_instead_of_a_message_is_asked_again_and_the_second_answer_sta
     fake = choosing(good, messages=(refusal, f"{good} is too quiet, take them."))
     answer = LLMPlayer(fake, "fake").decide(DecisionRequest(view=view, seed=1))
     assert answer.action.option == good and answer.action.text.startswith(good)
-    assert len(fake.prompts) == 2 and "apologised or refused" in fake.prompts[1]
+    second_look = "apologised, refused or repeated the instructions"
+    assert len(fake.prompts) == 2 and second_look in fake.prompts[1]
     assert fake.prompts[0].endswith("then your message: what you whisper to your fellow wolves.")
     assert f"reconsidered {good} (a speech out of character)" in (answer.record.error or "")
 

@@ -103,7 +103,8 @@ from autowerewolf.runner import Games
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 games = Games(Path(sys.argv[1]), create=True)
-stream = games.graph.stream({"setup": GameSetup(board="8-arena", seed=3), "seating": Seating()},
+setup = GameSetup(board="8-arena", seed=3)
+stream = games.graph.stream({"setup": setup, "seating": Seating()},
     games.run_config("crashed"), context=games.context, durability="sync", stream_mode="updates")
 for n, _ in enumerate(stream):
     if n == 12:

@@ -12,6 +12,7 @@ from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
 from autowerewolf.web.reader import GameReader
+from tests.fixed import SECRET
 
 from .helpers import cli, error_line
 
@@ -21,7 +22,7 @@ def stop_as_it_began(db: Path, game_id: str) -> None:
     games = Games(db, create=True)
     try:
         graph = build_graph().compile(checkpointer=games.store.saver, interrupt_before=["setup"])
-        setup = {"setup": GameSetup(seed=3), "seating": Seating(default="random")}
+        setup = {"setup": GameSetup(secret=SECRET, seed=3), "seating": Seating(default="random")}
         graph.invoke(setup, Games.run_config(game_id))
         assert game_id in games.ids() and games.peek(game_id) is None
     finally:

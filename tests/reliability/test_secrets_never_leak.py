@@ -10,14 +10,17 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from langchain_core.messages import HumanMessage
 from langchain_openai import ChatOpenAI
+from pydantic import BaseModel
 
 from autowerewolf.backends.config import ModelConfig
 from autowerewolf.backends.factory import ModelCallError, make_chat_model
 from autowerewolf.backends.redact import RedactingFormatter, redact_secrets
+from tests.fakes.chat import FakeChatModel
 
 from .helpers import cli
 
@@ -95,6 +98,25 @@ def test_model_errors_from_the_factory_never_carry_the_key(echo: EchoServer) -> 
     assert f"Error code: {echo.status}" in text  # the server's message itself is kept
     assert err.__cause__ is None and err.__suppress_context__
     assert KEY not in redact_secrets(text)
+
+
+def test_an_answer_outside_the_schema_is_kept_without_the_key() -> None:
+    """The server's answer that the OpenAI client refused (it does not fit the schema) is
+    kept on the error to be recorded (backends/factory.py): redacted like the error."""
+
+    class Vote(BaseModel):
+        choice: Literal["P01"]
+
+    echoing = json.dumps({"choice": f"Authorization: Bearer {KEY}"})
+    chat = FakeChatModel(respond=lambda messages, schema: echoing)
+    structured = chat.with_structured_output(Vote, method="json_schema", include_raw=True)
+    with pytest.raises(ModelCallError) as caught:
+        structured.invoke([HumanMessage("vote")])
+    answer = caught.value.answer
+    assert answer is not None and isinstance(answer.content, str)
+    assert KEY not in answer.content and "[REDACTED]" in answer.content
+    assert KEY not in str(caught.value)
+    assert answer.usage_metadata and answer.usage_metadata["output_tokens"] > 0
 
 
 def test_the_log_formatter_redacts_messages_and_tracebacks(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,6 +5,7 @@ kind of player: a 1 MB speech is refused (scripts, humans) or cut with a recorde
 (automatic players), and the database stays small."""
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,12 +18,14 @@ from autowerewolf.players.factory import basic_player
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.simple import random_answer
+from autowerewolf.prompts.render import _escape_char, _plain, quote, safe
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Action
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.views import SeatView
 from autowerewolf.runner import Games
 from tests.fakes.chat import FakeChatModel
+from tests.fixed import SECRET
 from tests.graph.graph_helpers import assert_user_error, cli
 
 HOSTILE = (
@@ -64,7 +67,7 @@ def play(db: Path, speaker: str, text: str, fake: FakeChatModel | None = None) -
         return basic_player(seat, kind, seating, view)
 
     games = Games(db, create=True, context=GameContext(player_factory=factory))
-    games.start("g", GameSetup(board="12-A", seed=5), Seating(default="random"))
+    games.start("g", GameSetup(secret=SECRET, board="12-A", seed=5), Seating(default="random"))
     return games
 
 
@@ -131,3 +134,14 @@ def test_a_human_speech_over_the_bound_is_refused(tmp_path: Path, length: int) -
     result = cli("resume", "h", "--answer", f"P03={option}", "--say", f"P03={'z' * length}",
                  "--db", db)  # fmt: skip
     assert_user_error(result, "characters")
+
+
+def test_quoting_skips_only_texts_with_nothing_to_escape() -> None:
+    # quote() and safe() pass a text through whole when str.isprintable() says no character
+    # needs escaping: that shortcut must agree with the character-by-character escape on
+    # every code point, and an unsafe character anywhere still gets escaped.
+    slow = [c for c in map(chr, range(sys.maxunicode + 1)) if _plain(c) and _escape_char(c) != c]
+    assert slow == []
+    assert quote("I am a villager.") == '"I am a villager."'
+    assert quote('a "b"\\\u202ec') == '"a \\"b\\"\\\\\\u202ec"'
+    assert safe("P01\x1b[2J") == "P01\\u001b[2J"

@@ -15,7 +15,7 @@ from autowerewolf.rules.config import make_config
 from autowerewolf.rules.decisions import Action, PendingDecision
 from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_decision
 from autowerewolf.rules.events import Audience, Event, EventKind
-from autowerewolf.rules.night import enter_night_step
+from autowerewolf.rules.flow import enter
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.state import Cause, GameState, Step
 
@@ -34,6 +34,7 @@ LAYOUTS = {
     "12-B": "WWWWVVVVSXHI",
     "9-standard": "WWWVVVSXH",
     "8-arena": "WWVVVVSG",
+    "kaggle": "WWVVVVSG",
 }
 # Neutral answers for seats a test does not name, best first.
 DEFAULTS = ("abstain", "pass", "stay", "none", "speak", "clockwise", "tear")
@@ -61,6 +62,7 @@ class Game:
         roles: Iterable[str] | None = None,
         seed: int = 0,
         max_days: int = 30,
+        draws: Mapping[str, str] | None = None,
     ) -> None:
         if layout is None and roles is None:
             layout = LAYOUTS.get(board)
@@ -72,7 +74,7 @@ class Game:
             max_days=max_days,
             deal=[LETTERS[c] for c in layout] if layout is not None else None,
         )
-        state, events = new_game(self.config)
+        state, events = new_game(self.config, draws=draws)
         self.state = state
         self.events: list[Event] = list(events)
 
@@ -112,7 +114,7 @@ class Game:
         state = self.state
         for s in seats:
             state = state.replace_seat(s, alive=False, death_day=0, death_cause=Cause.EXILE)
-        self.state = enter_night_step(state, Step.WOLVES, [])
+        self.state = enter(state, Step.WOLVES, [])
         return self
 
     # --- acting --------------------------------------------------------------------
@@ -203,13 +205,23 @@ class Game:
         return self
 
     def vote(self, ballots: Mapping[str, str] | None = None, **by_seat: str) -> Game:
+        if self.step == Step.EXILE_ROLL_CALL:
+            return self.roll_call(ballots, **by_seat)
         assert self.step in (Step.EXILE_VOTE, Step.ELECTION_VOTE), self.step
         return self.answer(ballots, **by_seat)
+
+    def roll_call(self, ballots: Mapping[str, str] | None = None, **by_seat: str) -> Game:
+        """Answer a roll call voter by voter; unnamed voters abstain."""
+        chosen = {**(ballots or {}), **by_seat}
+        while self.step == Step.EXILE_ROLL_CALL:
+            (who,) = self.pending.options
+            self.answer({who: chosen.get(who, "abstain")})
+        return self
 
     def to_vote(self) -> Game:
         """Speak through the discussion (and any last words) to the exile vote."""
         self.speak_all()
-        assert self.step == Step.EXILE_VOTE, self.step
+        assert self.step in (Step.EXILE_VOTE, Step.EXILE_ROLL_CALL), self.step
         return self
 
     def exile_by(self, target: str, voters: Iterable[str]) -> Game:

@@ -157,6 +157,18 @@ def test_rules_8_dawn_win_before_shot_and_election():
     assert not g.of(EventKind.SIGNUP) and not g.of(EventKind.HUNTER_SHOT)
 
 
+def test_rules_5_8_a_game_ended_at_dawn_announces_the_nights_deaths_first():
+    """RULES §5, §8: the game ends at dawn, and the moderator still tells who died, before
+    the end: nobody stands alive under "every god is dead"."""
+    g = Game().prekill("P09", "P10", "P12").night("P11")
+    announced = g.of(EventKind.DEATHS_ANNOUNCED)
+    assert announced and announced[-1].targets == ("P11",)
+    assert announced[-1].audience is Audience.PUBLIC
+    kinds = [e.kind for e in g.events]
+    assert kinds.index(EventKind.DEATHS_ANNOUNCED) < kinds.index(EventKind.GAME_OVER)
+    assert "P11" not in g.state.publicly_alive and not g.state.unannounced
+
+
 # --- §7 Idiot ---------------------------------------------------------------------------
 
 

@@ -2,7 +2,7 @@
 
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.roles import Camp, Role
-from autowerewolf.rules.views import seat_view
+from autowerewolf.rules.views import public_players, seat_view
 from tests.rules.rules_helpers import Game, leaks
 
 SEATS = [f"P{i:02d}" for i in range(1, 13)]
@@ -136,3 +136,13 @@ def test_rules_9_reveal_variant_views():
     players = {p.seat: p for p in view(g, "P08").players}
     assert players["P05"].revealed_role is Role.VILLAGER
     assert leaks(g.state, view(g, "P08")) == []
+
+
+def test_rules_9_views_built_together_share_the_public_player_facts():
+    """RULES §9: the public facts about the seats are the same for every seat, so views built
+    for several seats at once may share one build of them and stay equal to lone views."""
+    g = played_night().elect("P11")
+    players = public_players(g.state)
+    for s in SEATS:
+        together = seat_view(g.state, g.events, s, players=players)
+        assert together == view(g, s)

@@ -47,8 +47,29 @@ variant_sets = st.fixed_dictionaries(
         "discussion": st.sampled_from(["round_robin", "bidding", "bid_once"]),
         "discussion_turns": st.sampled_from([1, 3, 20]),
         "speech_cap": st.sampled_from([1, 2, 3]),
+        "discussion_rounds": st.sampled_from([1, 2, 3]),
+        "speaking_start": st.sampled_from(["after_deaths", "random_seat"]),
+        "seer_result": st.sampled_from(["camp", "role"]),
+        "wolves_must_kill": st.booleans(),
+        "wolf_proposal_start": st.sampled_from(["first_seat", "random_seat"]),
+        "guard_told_of_save": st.booleans(),
+        "exile_vote": st.sampled_from(["simultaneous", "roll_call"]),
+        "exile_self_vote": st.booleans(),
+        "exile_tie": st.sampled_from(["pk", "draw", "nobody"]),
+        "exile_all_abstain": st.sampled_from(["nobody", "draw"]),
+        "last_words": st.booleans(),
+        "scoring": st.sampled_from(["plus_minus", "win_only"]),
     },
 )
+
+
+def legal(board: str, variants: dict[str, object]) -> dict[str, object]:
+    """`variants` on `board`, except a roll call's PK tie rule, which the flags refuse
+    (docs/rules.md §6): it becomes a draw."""
+    resolved = {**BOARDS[board].variants.model_dump(), **variants}
+    if resolved["exile_vote"] == "roll_call" and resolved["exile_tie"] == "pk":
+        return {**variants, "exile_tie": "draw"}
+    return variants
 
 
 def wolves_have_won(state) -> bool:
@@ -83,15 +104,16 @@ def check_decision(state, decision) -> None:
         if step in DEAD_MAY_ACT:
             assert not seat.alive, f"living {seat_id} asked at {step}"
             assert DEAL_WITH_DEAD[step](state, seat_id), f"{seat_id} asked at {step}"
-        if step in (Step.EXILE_VOTE, Step.ELECTION_VOTE):
+        if step in (Step.EXILE_VOTE, Step.EXILE_ROLL_CALL, Step.ELECTION_VOTE):
             assert not seat.idiot_flipped, f"flipped Idiot {seat_id} asked to vote"
         for option in options:
             if option.startswith(SEAT_OPTION):
                 target = state.seat(option)
                 ok = target.alive or (step in ELECTION_STEPS and option in unannounced)
                 assert ok, f"{step}: dead {option} offered to {seat_id}"
-                if step == Step.EXILE_VOTE:
-                    assert not target.idiot_flipped and option != seat_id
+                if step in (Step.EXILE_VOTE, Step.EXILE_ROLL_CALL):
+                    self_vote = state.config.variants.exile_self_vote
+                    assert not target.idiot_flipped and (self_vote or option != seat_id)
 
 
 DEAL_WITH_DEAD = {
@@ -174,7 +196,7 @@ def test_rules_2_8_random_play_with_random_variants(
 ):
     """RULES §2-§8 with random variant combinations, frequent explosions (election and day)
     and short games ending as draws."""
-    config = make_config(board, variants=variants, seed=seed, max_days=max_days)
+    config = make_config(board, variants=legal(board, variants), seed=seed, max_days=max_days)
     state, _ = play_checked(config, player_seed, explode_rate=explode_rate)
     check_end(state)
 
@@ -191,7 +213,7 @@ def test_rules_9_no_view_ever_leaks(board, variants, seed, player_seed, explode_
     """RULES §9: no seat's view holds another seat's hidden role, Seer result, Witch/Guard
     choice or wolf-channel message (deciding seats checked at every decision, every seat at
     every fifth step and at the end)."""
-    config = make_config(board, variants=variants, seed=seed)
+    config = make_config(board, variants=legal(board, variants), seed=seed)
     state, events = play_checked(
         config, player_seed, view_every=1, explode_rate=explode_rate, all_every=5
     )

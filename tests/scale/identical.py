@@ -12,6 +12,7 @@ from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
 from autowerewolf.storage.target import Postgres
+from tests.fixed import HEX_SECRET
 
 
 def simulated(latency_s: float) -> PlayerModels:
@@ -29,13 +30,17 @@ def fingerprint(values: dict[str, Any]) -> tuple[Any, ...]:
 
 @cache
 def uninterrupted(seed: int, players: str) -> tuple[Any, ...]:
-    """The batch game with this seed, played in memory in one go (no model latency)."""
+    """The batch game with this seed, played in memory in one go (no model latency); the
+    batches of these tests run with `--secret HEX_SECRET`."""
     context = GameContext(player_factory=PlayerBuilder(simulated(0.0), ModelPool()))
     values = (
         build_graph()
         .compile()
         .invoke(
-            {"setup": GameSetup(board="12-A", seed=seed), "seating": Seating(default=players)},
+            {
+                "setup": GameSetup(secret=HEX_SECRET, board="12-A", seed=seed),
+                "seating": Seating(default=players),
+            },
             {"recursion_limit": RECURSION_LIMIT},
             context=context,
         )

@@ -5,21 +5,30 @@ the runner collects reference cycles when a game ends."""
 import asyncio
 import gc
 import itertools
+import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from autowerewolf.batch import runner as runner_module
-from autowerewolf.batch.runner import BATCH_GC_THRESHOLD, BatchGame, Runner
+from autowerewolf.batch.runner import BATCH_GC_THRESHOLD, BatchGame, Runner, batch_gc
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
-from autowerewolf.prompts.answers import SCHEMA_CACHE_SIZE, answer_schema
+from autowerewolf.prompts.answers import (
+    COMPACT,
+    FULL,
+    SCHEMA_CACHE_SIZE,
+    _answer_schema,
+    answer_schema,
+)
 from autowerewolf.prompts.estimates import estimates_schema
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.storage.async_savers import async_saver
 from autowerewolf.storage.stores import open_store
+from tests.fixed import SECRET
 
 SEATS = [f"P{n:02d}" for n in range(1, 13)]
 
@@ -31,7 +40,7 @@ def test_schemas_for_new_option_sets_in_every_game_stay_within_the_cache_bound()
     for options in option_sets:
         answer_schema("speech", options)
         estimates_schema(options, ("werewolf", "seer"))
-    assert answer_schema.cache_info().currsize <= SCHEMA_CACHE_SIZE
+    assert _answer_schema.cache_info().currsize <= SCHEMA_CACHE_SIZE
     assert estimates_schema.cache_info().currsize <= SCHEMA_CACHE_SIZE
     assert answer_schema("speech", option_sets[-1]) is answer_schema("speech", option_sets[-1])
 
@@ -72,7 +81,9 @@ def _full_collections_in_a_game(tmp_path: Path, every_s: float) -> int:
     async def play() -> None:
         async with async_saver(db) as saver:
             runner = Runner(saver)
-            game = BatchGame("g", GameSetup(board="12-A", seed=3), Seating(default="random"))
+            game = BatchGame(
+                "g", GameSetup(secret=SECRET, board="12-A", seed=3), Seating(default="random")
+            )
             await runner.play(game)
 
     before = gc.get_threshold()
@@ -95,3 +106,35 @@ def test_the_runner_collects_cycles_when_a_game_ends_and_a_collection_is_due(
     # call's cycles pile up: RSS grew by 121 MB instead of 74 MB with 100 games at once.
     assert _full_collections_in_a_game(tmp_path, every_s=1e9) == 0
     assert _full_collections_in_a_game(tmp_path, every_s=0.0) >= 1
+
+
+def test_the_schema_cache_key_holds_what_the_schema_uses() -> None:
+    def choices(schema: type[Any]) -> list[str]:
+        return list(schema.model_json_schema()["properties"]["choice"]["enum"])
+
+    options = ("P01", "P02", "none")
+    vote = answer_schema(None, options, COMPACT, ("P01", "P02", "P03"), ("seer",))
+    # Seats and roles shape only a structured speech: other schemas share one class.
+    assert answer_schema(None, options, COMPACT, ("P01", "P02"), ("witch",)) is vote
+    assert answer_schema("speech", ("speak",), COMPACT, ("P01",)) is answer_schema(
+        "speech", ("speak",), COMPACT, ("P02", "P03")
+    )
+    # Other legal options, another text or other bounds: another schema.
+    assert choices(answer_schema(None, ("P01", "none"))) == ["P01", "none"]
+    assert choices(vote) == list(options)
+    assert answer_schema("message", options) is not vote
+    assert answer_schema(None, options, FULL) is not vote
+    acts = replace(COMPACT, speech_acts=True)
+    few = answer_schema("speech", ("speak",), acts, ("P01", "P02"), ("seer",))
+    more = answer_schema("speech", ("speak",), acts, ("P01", "P02", "P03"), ("seer",))
+    assert few is not more and "P03" in json.dumps(more.model_json_schema())
+    assert "P03" not in json.dumps(few.model_json_schema())
+
+
+def test_batch_mode_freezes_what_lived_before_the_batch_and_thaws_it_after() -> None:
+    before = gc.get_threshold()
+    with batch_gc():
+        assert gc.get_threshold() == BATCH_GC_THRESHOLD
+        assert gc.get_freeze_count() > 0  # the imported modules: left out of collections
+    assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == before

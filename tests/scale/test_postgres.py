@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from autowerewolf.cli import app
 from autowerewolf.runner import Games
 from autowerewolf.storage.target import Postgres, database
+from tests.fixed import HEX_SECRET
 from tests.scale.identical import differing
 
 cli = CliRunner()
@@ -72,7 +73,8 @@ def test_every_game_command_works_on_postgres(url: str, tmp_path: Path) -> None:
 
 
 def test_batch_on_postgres_equals_its_uninterrupted_games(url: str) -> None:
-    run("batch", "--games", "5", "--players", "random", "--db", url, "--concurrency", "5")
+    run("batch", "--games", "5", "--players", "random", "--db", url, "--concurrency", "5",
+        "--secret", HEX_SECRET)  # fmt: skip
     assert differing(url, range(5), "random", "batch") == []
     assert "already finished: 5" in run("batch", "--games", "5", "--players", "random", "--db", url)
 

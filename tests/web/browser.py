@@ -5,10 +5,11 @@ import contextlib
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS
-from tests.web.conftest import SCREENSHOTS, Server
+from tests.web.conftest import Server
 
 VIEWPORT = {"width": 1360, "height": 900}
 
@@ -34,7 +35,8 @@ def open_tab(browser: Any, server: Server, link: str) -> Tab:
     cdp.on("Network.eventSourceMessageReceived", lambda e: tab.payloads.append(e["data"]))
     page.on("response", lambda response: _keep_body(tab, response))
     page.goto(link if link.startswith("http") else f"{server.url}{link}")
-    assert "token=" not in page.url, "the token must leave the address bar"
+    page.wait_for_function("!location.hash.startsWith('#/enter/')")
+    assert "enter" not in page.url, "the token must leave the address bar"
     return tab
 
 
@@ -45,23 +47,34 @@ def _keep_body(tab: Tab, response: Any) -> None:
         tab.payloads.append(response.text())
 
 
-def screenshot(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+def screenshot(page: Any, folder: Path | None, name: str) -> None:
+    """Save the page's top as `folder/name`: only when a folder was given (`--screenshots`)."""
+    if folder is None:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=False)
+    page.screenshot(path=str(folder / name), full_page=False)
 
 
-def create_in_lobby(tab: Tab, seats: dict[str, str], seed: int, flags: tuple[str, ...] = ()) -> str:
-    """Fill the lobby's form and create the game; the page moves to it."""
+def screenshot_of(page: Any, selector: str, folder: Path | None, name: str) -> None:
+    """Save one element of the page as `folder/name`: only with `--screenshots`."""
+    if folder is None:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    page.locator(selector).screenshot(path=str(folder / name))
+
+
+def create_in_lobby(tab: Tab, seats: dict[str, str], seed: int, secret: str = "") -> str:
+    """Fill the lobby's form and create the game; the page moves to it. With a secret, the
+    same seed deals the same game every run (without one, the server draws a fresh secret)."""
     page = tab.page
     page.wait_for_selector("#new-game")
     page.fill("#seed", str(seed))
     for seat, kind in seats.items():
         page.select_option(f"#kind-{seat}", kind)
-    if flags:
-        page.click("#new-game summary")
-        for flag in flags:
-            page.check(f"#flag-{flag}")
+    if secret:
+        page.click("#new-game summary:text('Replay a game')")
+        page.fill("#secret", secret)
     page.click("#create")
     page.wait_for_function("location.hash.startsWith('#/game/')", timeout=60_000)
     page.wait_for_selector("#circle", timeout=60_000)
@@ -90,11 +103,6 @@ def ready_at(page: Any) -> float:
 
 def epoch(iso: str) -> float:
     return datetime.fromisoformat(iso).timestamp()
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def answer_until_over(tab: Tab, limit_s: float = 180) -> tuple[list[str], list[str]]:

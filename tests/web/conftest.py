@@ -4,7 +4,6 @@ database, LLM seats on a fake OpenAI-compatible model server, and headless Chrom
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -18,12 +17,11 @@ import httpx
 import pytest
 
 from autowerewolf.web import tokens
+from tests.processes import stop_group
 from tests.web.fake_model import fake_model_server
 
 STARTUP_TIMEOUT_S = 90
 SECRET = "test-secret-for-the-web-tests"
-REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "docs" / "screenshots"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
 
 
@@ -39,17 +37,26 @@ class Server:
     owner: str
     db: Path
     log: Path
+    pid: int = 0  # the server's process (group)
 
     def client(self, token: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         return httpx.Client(base_url=self.url, headers=headers, timeout=60)
 
-    def token(self, kind: tokens.Kind, game: str | None = None, seat: str | None = None) -> str:
+    def token(
+        self,
+        kind: tokens.Kind,
+        game: str | None = None,
+        seat: str | None = None,
+        expires_in_s: int = 3600,
+        generation: int = 0,
+    ) -> str:
         """A token signed with the server's secret, as the server would hand it out."""
         previous = os.environ.get(tokens.SECRET_ENV)
         os.environ[tokens.SECRET_ENV] = SECRET
         try:
-            return tokens.make(kind, game, seat)
+            expires = int(time.time()) + expires_in_s
+            return tokens.make(kind, game, seat, expires=expires, generation=generation)
         finally:
             if previous is None:
                 del os.environ[tokens.SECRET_ENV]
@@ -72,16 +79,59 @@ class Server:
         raise AssertionError(f"game {game} never became {wanted}")
 
 
+def token_of(link: str) -> str:
+    """The token of a link the server hands out (`.../app/#/enter/TOKEN`)."""
+    return link.split("#/enter/", 1)[1]
+
+
+def answer_some(server: Server, game: str, token: str, answers: int) -> None:
+    """Up to `answers` answers from the human seat, each as soon as it is asked."""
+    with server.client(token) as seat, server.client(server.owner) as owner:
+        deadline = time.monotonic() + 60
+        while answers and time.monotonic() < deadline:
+            header = owner.get(f"/aw/games/{game}")
+            if header.status_code == 200 and header.json()["status"] == "finished":
+                return
+            reply = seat.get(f"/aw/games/{game}/decision")
+            decision = reply.json().get("decision") if reply.status_code == 200 else None
+            if decision is None:
+                time.sleep(0.05)
+                continue
+            text = "Hm." if decision["text"] else ""
+            option = decision["options"][0]["option"]
+            seat.post(f"/aw/games/{game}/answer", json={"option": option, "text": text})
+            answers -= 1
+        if answers and time.monotonic() >= deadline:
+            raise AssertionError(f"game {game} asked its human nothing for 60 s")
+
+
+def sse_payloads(client: httpx.Client, path: str, until_end: bool = True) -> list[str]:
+    """The data of every message of one of the app's event streams."""
+    payloads = []
+    with client.stream("GET", path, timeout=120) as response:
+        assert response.status_code == 200, response.read()
+        for line in response.iter_lines():
+            if line.startswith("data:"):
+                payloads.append(line[5:].strip())
+            if line.startswith("event: end") or (not until_end and line.startswith("event: ready")):
+                break
+    return payloads
+
+
 def tail(path: Path, lines: int = 40) -> str:
     return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
 @contextmanager
-def running_server(workdir: Path, db: Path, models: Path | None = None) -> Iterator[Server]:
-    """`autowerewolf serve` on a free port of 127.0.0.1, stopped (with its children) after."""
+def running_server(
+    workdir: Path, db: Path, models: Path | None = None, night_call_s: float = 0.0
+) -> Iterator[Server]:
+    """`autowerewolf serve` on a free port of 127.0.0.1, stopped (with its children) after.
+    Its night clock is off unless asked for (tests/web/test_web_night_clock.py)."""
     log, port = workdir / "server.log", free_port()
     env = {**os.environ, tokens.SECRET_ENV: SECRET, "LANGGRAPH_CLI_NO_ANALYTICS": "1"}
-    args = [sys.executable, "-m", "autowerewolf", "serve", "--port", str(port), "--db", str(db)]
+    args = [sys.executable, "-m", "autowerewolf", "serve", "--port", str(port), "--db", str(db),
+            "--night-call-s", str(night_call_s)]  # fmt: skip
     if models is not None:
         args += ["--models", str(models)]
     with log.open("wb") as out:
@@ -92,15 +142,9 @@ def running_server(workdir: Path, db: Path, models: Path | None = None) -> Itera
     try:
         url = f"http://127.0.0.1:{port}"
         owner = _wait_until_serving(proc, url, log)
-        yield Server(url=url, owner=owner, db=db, log=log)
+        yield Server(url=url, owner=owner, db=db, log=log, pid=proc.pid)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=20)
+        stop_group(proc, 20)
 
 
 @pytest.fixture(scope="session")
@@ -127,8 +171,8 @@ def _wait_until_serving(proc: subprocess.Popen[bytes], url: str, log: Path) -> s
         except httpx.HTTPError:
             ok = False
         if found and ok:
-            assert found.group(1).startswith(f"{url}/aw/enter?token=")
-            return found.group(1).split("token=", 1)[1]
+            assert found.group(1).startswith(f"{url}/app/#/enter/owner.")
+            return token_of(found.group(1))
         time.sleep(0.25)
 
 

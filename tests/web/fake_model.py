@@ -1,7 +1,8 @@
 """A stand-in OpenAI-compatible model server on 127.0.0.1 for the web tests' LLM seats: it
 answers chat completions with a legal structured answer (a seeded fill of the request's
 JSON schema), reports token usage, and writes a marker into every answer's private
-reasoning (`SECRET-P03-7`) so that leak scans can look for it."""
+reasoning (`SECRET-P03-7`) so that leak scans can look for it. As a reasoning model it also
+sends separate reasoning content (`reasoning_content`, marked `SECRET-THINKING-P03-7`)."""
 
 import hashlib
 import json
@@ -21,6 +22,7 @@ SEAT = re.compile(r"\(seat (P\d\d)\)")
 class _Handler(BaseHTTPRequestHandler):
     calls = 0
     lock = threading.Lock()
+    thinks = False  # a reasoning model: each answer carries its reasoning content
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
@@ -38,6 +40,11 @@ class _Handler(BaseHTTPRequestHandler):
         if "reasoning" in answer:
             answer["reasoning"] = f"SECRET-{seat.group(1) if seat else 'P00'}-{number}"
         content = json.dumps(answer)
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        if self.thinks:
+            message["reasoning_content"] = (
+                f"SECRET-THINKING-{seat.group(1) if seat else 'P00'}-{number}"
+            )
         body = json.dumps(
             {
                 "id": f"chatcmpl-{number}",
@@ -47,7 +54,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "choices": [
                     {
                         "index": 0,
-                        "message": {"role": "assistant", "content": content},
+                        "message": message,
                         "finish_reason": "stop",
                     }
                 ],
@@ -66,9 +73,10 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def fake_model_server() -> Iterator[str]:
+def fake_model_server(thinks: bool = False) -> Iterator[str]:
     """The server's base URL (`http://127.0.0.1:PORT/v1`) while it runs."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    handler = type("Handler", (_Handler,), {"thinks": thinks})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -1,6 +1,6 @@
 """The prompt-leak scan (RULES §9) applied to whatever the web app sends a seat or a
 spectator: no other seat's hidden role, private result, night action or reasoning, no
-game seed or step counter, nothing from an interrupt's payload of all asked seats."""
+game seed, secret or step counter, nothing from an interrupt's payload of all asked seats."""
 
 import json
 from collections.abc import Iterable
@@ -60,6 +60,9 @@ def leaks(payloads: Iterable[Any], truth: GameState, audience: str) -> list[str]
     reveal_dead = truth.config.variants.reveal_role_on_death
     problems: list[str] = []
     for payload in payloads:
+        if isinstance(payload, dict) and payload.get("over"):
+            # The last frame: the moderator reveals the deal and the night actions to all.
+            payload = {k: v for k, v in payload.items() if k not in ("reveal", "players")}
         for node in _walk(payload):
             if isinstance(node, str):
                 problems += _text_leaks(node, truth, audience, role)
@@ -89,6 +92,8 @@ def leaks(payloads: Iterable[Any], truth: GameState, audience: str) -> list[str]
 
 def _text_leaks(text: str, truth: GameState, audience: str, role: Role | None) -> list[str]:
     problems = []
+    if truth.config.secret and truth.config.secret in text:
+        problems.append("the game's secret")
     if "SECRET-" in text:
         problems.append("a private reasoning marker")
     if " dies: " in text or text.startswith("Roles: "):

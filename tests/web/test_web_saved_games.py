@@ -15,10 +15,10 @@ from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.random_play import play_random_game
 from autowerewolf.runner import Games
+from tests.fixed import SECRET
 from tests.web.browser import open_tab, wait_finished
-from tests.web.conftest import Server, running_server
+from tests.web.conftest import Server, running_server, sse_payloads
 from tests.web.leaks import leaks, parse_payloads
-from tests.web.test_web_security import sse_payloads
 
 pytestmark = [pytest.mark.slow, pytest.mark.webslow]
 
@@ -40,10 +40,10 @@ def test_command_line_games_are_replayed_and_a_stopped_game_resumed(
 ) -> None:
     db = tmp_path / "games.db"
     games = Games(db, create=True)
-    cli_game = games.start("cli-7", GameSetup(seed=7), Seating())
+    cli_game = games.start("cli-7", GameSetup(secret=SECRET, seed=7), Seating())
     stopped = str(uuid.uuid4())
     with pytest.raises(Crash):
-        games.start(stopped, GameSetup(seed=8), Seating(), _crash_after(10))
+        games.start(stopped, GameSetup(secret=SECRET, seed=8), Seating(), _crash_after(10))
     assert games.load(stopped).status == "unfinished"
     cli_checkpoints = _checkpoints(games, "cli-7")
     games.close()
@@ -57,7 +57,7 @@ def test_command_line_games_are_replayed_and_a_stopped_game_resumed(
         refused = owner.post("/aw/games/cli-7/resume")
         assert refused.status_code == 400 and "autowerewolf resume" in refused.json()["detail"]
 
-        tab = open_tab(browser, server, f"/aw/enter?token={server.owner}")
+        tab = open_tab(browser, server, f"/app/#/enter/{server.owner}")
         tab.page.goto(f"{server.url}/app/#/game/{stopped}")
         tab.page.click("#resume")
         wait_finished(tab.page)
@@ -65,7 +65,7 @@ def test_command_line_games_are_replayed_and_a_stopped_game_resumed(
 
     games = Games(db)
     try:
-        expected_state, expected_events = play_random_game(GameSetup(seed=8).build())
+        expected_state, expected_events = play_random_game(GameSetup(secret=SECRET, seed=8).build())
         resumed = games.load(stopped)
         assert resumed.events == expected_events and resumed.game == expected_state
         assert _checkpoints(games, "cli-7") == cli_checkpoints  # never written

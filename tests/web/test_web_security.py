@@ -3,6 +3,7 @@ or reasoning: LangGraph's own API refuses them (401/403, or an error event in th
 stream that answered 200), the app's routes refuse other audiences and other games, and
 every payload they do get passes the leak scan."""
 
+import json
 import time
 import uuid
 from collections.abc import Iterator
@@ -14,29 +15,20 @@ import pytest
 
 from autowerewolf.rules.state import GameState
 from autowerewolf.web.reader import GameReader
-from tests.web.conftest import Server
+from tests.fixed import HEX_SECRET
+from tests.security.attacker import seeds_with_names
+from tests.web.conftest import Server, sse_payloads, token_of
 from tests.web.leaks import leaks, parse_payloads
 
 HUMANS = ("P03", "P05")
+# A fixed secret deals the same game every run: one where both human seats decide often.
 FORM = {
     "board": "12-A",
     "seed": 21,
+    "secret": HEX_SECRET,
     "default": "random",
     "seats": {"P01": "llm", "P02": "llm", "P03": "human", "P05": "human"},
 }
-
-
-def sse_payloads(client: httpx.Client, path: str, until_end: bool = True) -> list[str]:
-    """The data of every message of one of the app's event streams."""
-    payloads = []
-    with client.stream("GET", path, timeout=120) as response:
-        assert response.status_code == 200, response.read()
-        for line in response.iter_lines():
-            if line.startswith("data:"):
-                payloads.append(line[5:].strip())
-            if line.startswith("event: end") or (not until_end and line.startswith("event: ready")):
-                break
-    return payloads
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +39,8 @@ def played(server: Server) -> Iterator[dict[str, Any]]:
     made = server.create(FORM)
     game = str(made["game"])
     links = dict(made["links"])  # type: ignore[arg-type]
-    seat_tokens = {s: links[s].split("token=")[1] for s in HUMANS}
-    spectator = links["spectator"].split("token=")[1]
+    seat_tokens = {s: token_of(links[s]) for s in HUMANS}
+    spectator = token_of(links["spectator"])
     server.wait_status(game, "waiting")
     with server.client(server.owner) as owner:
         runs = owner.get(f"/threads/{game}/runs").json()
@@ -166,6 +158,8 @@ def test_app_routes_refuse_other_audiences_games_and_owner_actions(
         (seat, "GET", f"/aw/games/{game}/records/0?audience=god"),
         (seat, "GET", "/aw/choices"),
         (seat, "POST", "/aw/games"),
+        (seat, "POST", "/aw/tournaments"),
+        (spectator, "POST", "/aw/tournaments"),
         (seat, "POST", f"/aw/games/{game}/resume"),
         (spectator, "GET", f"/aw/games/{game}?audience=P03"),
         (spectator, "GET", f"/aw/games/{game}/events?audience=god"),
@@ -188,28 +182,105 @@ def test_app_routes_refuse_other_audiences_games_and_owner_actions(
     assert httpx.get(f"{server.url}/aw/games").status_code == 401
 
 
-def test_a_link_moves_its_token_into_a_private_cookie(
+def test_a_link_becomes_a_session_of_its_own_beside_the_others(
     server: Server, played: dict[str, Any]
 ) -> None:
-    seat = played["seats"]["P03"]
-    landing = httpx.get(f"{server.url}/aw/enter?token={seat}")
-    assert landing.status_code == 303
-    assert landing.headers["location"] == f"/app/#/game/{played['game']}"
-    cookie = landing.headers["set-cookie"].lower()
-    assert "httponly" in cookie and "samesite=strict" in cookie and seat.lower() in cookie
-    assert httpx.get(f"{server.url}/aw/enter?token=seat.x.P03.bad").status_code == 401
-    # Anywhere else a token in the address is ignored (the access log writes addresses).
+    seat, game = played["seats"]["P03"], played["game"]
+    started = httpx.post(f"{server.url}/aw/session", json={"token": seat})
+    assert started.status_code == 200
+    assert started.json()["session"] == f"seat.{game}.P03"
+    cookie = started.headers["set-cookie"].lower()
+    assert cookie.startswith(f"aw.seat.{game}.p03=".lower()) and seat.lower() in cookie
+    assert "httponly" in cookie and "samesite=strict" in cookie and "max-age=" in cookie
+    for bad in ("seat.x.P03.1.0.bad", seat[:-2] + "xx", "", None):
+        assert httpx.post(f"{server.url}/aw/session", json={"token": bad}).status_code == 401
+    # An owner's and a seat's session in one browser: each request names the one it uses,
+    # and a cookie that is not named is never used.
+    jar = {"aw.owner": server.owner, f"aw.seat.{game}.P03": seat}
+    with httpx.Client(base_url=server.url, cookies=jar) as browser:
+        assert browser.get("/aw/me").status_code == 401
+        as_owner = browser.get("/aw/me", headers={"X-AW-Session": "owner"}).json()
+        as_seat = browser.get("/aw/me", headers={"X-AW-Session": f"seat.{game}.P03"}).json()
+        assert (as_owner["kind"], as_seat["kind"], as_seat["seat"]) == ("owner", "seat", "P03")
+        held = {s["session"] for s in browser.get("/aw/sessions").json()}
+        assert held == {"owner", f"seat.{game}.P03"}
+        # An event stream names its session in the address, for reading only.
+        assert browser.get(f"/aw/me?session=seat.{game}.P03").json()["seat"] == "P03"
+        assert browser.post("/aw/games/x/resume?session=owner", json={}).status_code == 401
+    # A token in the address is ignored anywhere (the access log writes addresses).
     assert httpx.get(f"{server.url}/aw/me?token={seat}").status_code == 401
-    with httpx.Client(base_url=server.url, cookies={"aw_token": seat}) as browser_like:
-        assert browser_like.get("/aw/me").json() == {
-            "kind": "seat", "game": played["game"], "seat": "P03"
-        }  # fmt: skip
     # No other site's page may call the API with the cookie.
     foreign = httpx.options(
         f"{server.url}/aw/me",
         headers={"Origin": "http://evil.example", "Access-Control-Request-Method": "GET"},
     )
     assert "access-control-allow-origin" not in foreign.headers
+
+
+def test_a_page_of_another_port_cannot_act_with_the_owners_cookie(server: Server) -> None:
+    form = {"board": "8-arena", "default": "random"}
+    other = "http://127.0.0.1:1"  # another port of this machine: the same site
+    with server.client(server.owner) as owner:
+        games_before = len(owner.get("/aw/games").json())
+        threads_before = owner.post("/threads/count", json={}).json()
+    attempts = [
+        # What a cross-site form or no-cors fetch can send: a simple body, no custom header.
+        ("/aw/games", {"Content-Type": "text/plain", "Origin": other}, False),
+        ("/aw/tournaments", {"Content-Type": "text/plain", "Origin": other}, False),
+        ("/aw/games", {"Content-Type": "text/plain"}, False),
+        ("/aw/games", {"Content-Type": "application/x-www-form-urlencoded"}, False),
+        ("/aw/games", {"Content-Type": "text/plain", "Sec-Fetch-Site": "same-site"}, False),
+        ("/aw/games", {"Content-Type": "application/json"}, False),  # a cookie not named
+        # Even naming the session (which a browser would preflight and refuse):
+        ("/aw/games", {"Content-Type": "application/json", "Origin": other}, True),
+        ("/threads", {"Content-Type": "application/json", "Origin": other}, True),
+        ("/internal/truncate", {"Content-Type": "text/plain"}, True),
+    ]
+    with httpx.Client(base_url=server.url, cookies={"aw.owner": server.owner}) as browser:
+        for path, headers, named in attempts:
+            sent = {**headers, **({"X-AW-Session": "owner"} if named else {})}
+            response = browser.post(path, content=json.dumps(form), headers=sent)
+            assert response.status_code in (401, 403, 404, 415), (path, headers, response.text)
+        # The owner's own page (same origin, its session named) still works.
+        made = browser.post(
+            "/aw/games", json=form, headers={"X-AW-Session": "owner", "Origin": server.url}
+        )
+        assert made.status_code == 201, made.text
+    with server.client(server.owner) as owner:
+        server.wait_status(made.json()["game"], "finished")
+        assert len(owner.get("/aw/games").json()) == games_before + 1
+        assert owner.post("/threads/count", json={}).json() == threads_before + 1
+
+
+def test_the_owner_revokes_a_seats_link_and_hands_out_a_new_one(
+    server: Server, played: dict[str, Any]
+) -> None:
+    game = played["game"]
+    made = server.create({**FORM, "seed": 5})
+    fresh = str(made["game"])
+    old = token_of(dict(made["links"])["P03"])  # type: ignore[arg-type]
+    with server.client(old) as holder:
+        assert holder.get("/aw/me").status_code == 200
+    with server.client(server.owner) as owner:
+        renewed = owner.post(f"/aw/games/{fresh}/links/P03/revoke", json={})
+        assert renewed.status_code == 200
+        new = token_of(renewed.json()["link"])
+        assert owner.get(f"/aw/games/{fresh}").json()["links"]["P03"] == renewed.json()["link"]
+        for holder in ("P01", "god", "P99"):  # not human seats of the game
+            refused = owner.post(f"/aw/games/{fresh}/links/{holder}/revoke", json={})
+            assert refused.status_code == 404
+    for path in ("/aw/me", f"/aw/games/{fresh}", f"/aw/games/{fresh}/decision"):
+        with server.client(old) as holder:
+            assert holder.get(path).status_code == 401, path
+    with server.client(new) as holder:
+        assert holder.get("/aw/me").json()["seat"] == "P03"
+    with server.client(played["seats"]["P03"]) as other_game_seat:  # another game untouched
+        assert other_game_seat.get(f"/aw/games/{game}").status_code == 200
+        refused = other_game_seat.post(f"/aw/games/{fresh}/links/P03/revoke", json={})
+        assert refused.status_code == 403
+    expired = server.token("seat", fresh, "P03", expires_in_s=-1)
+    with server.client(expired) as holder:
+        assert holder.get("/aw/me").status_code == 401
 
 
 def test_every_payload_a_seat_or_spectator_gets_passes_the_leak_scan(
@@ -290,3 +361,31 @@ def _truth(server: Server, game: str) -> GameState:
         return reader.load(game).game
     finally:
         reader.close()
+
+
+def test_a_lobby_game_cannot_be_found_from_its_public_names(server: Server) -> None:
+    """A hand-typed lobby seed: the spectator's public transcript names every seat, and no
+    seed of 0-10^5 drawn alone gives those names (docs/security.md)."""
+    made = server.create({"seed": 1000, "default": "random", "board": "8-arena"})
+    game = str(made["game"])
+    server.wait_status(game, "finished")
+    spectator = token_of(dict(made["links"])["spectator"])  # type: ignore[arg-type]
+    with server.client(spectator) as watcher:
+        frames = [json.loads(p) for p in sse_payloads(watcher, f"/aw/games/{game}/events")]
+    start = next(e for f in frames for e in f.get("events", []) if e["kind"] == "game_start")
+    names = [pair.split("=", 1)[1] for pair in start["line"].split(": ", 1)[1].split(", ")]
+    assert len(names) == 8
+    assert seeds_with_names(names, range(100_000)) == []
+
+
+def test_the_lobby_lists_when_each_game_started_and_only_the_owner_sees_seeds(
+    server: Server, played: dict[str, Any]
+) -> None:
+    with server.client(server.owner) as owner:
+        listed = {g["game"]: g for g in owner.get("/aw/games").json()}
+    mine = listed[played["game"]]
+    assert mine["started"] and mine["started"][:4] == time.strftime("%Y")
+    assert isinstance(mine["seed"], str) and int(mine["seed"]) == FORM["seed"]
+    with server.client(played["spectator"]) as spectator:
+        (seen,) = spectator.get("/aw/games").json()
+    assert "seed" not in seen and seen["started"] == mine["started"]

@@ -5,7 +5,9 @@ import json
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,8 +24,12 @@ from autowerewolf.runner import Games
 from autowerewolf.web import lobby, server, tokens
 from autowerewolf.web.access import audience_for
 from autowerewolf.web.frames import GOD, PUBLIC, frames, record_detail, visible_records
+from autowerewolf.web.gate import cross_site_refusal, route_class, scrubbed
+from autowerewolf.web.links import LinkBook
 from autowerewolf.web.reader import GameReader
+from autowerewolf.web.sessions import session_cookies, token_from
 from tests.fakes.chat import FakeChatModel, legal_json
+from tests.fixed import SECRET
 from tests.graph.graph_helpers import REPO, assert_user_error, cli, first_option_answers
 from tests.web.leaks import leaks
 
@@ -39,23 +45,113 @@ def secret(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_tokens_verify_only_what_the_server_signed(monkeypatch: pytest.MonkeyPatch) -> None:
-    seat = tokens.make("seat", "g1", "P03")
-    assert tokens.verify(seat) == tokens.Claims("seat", "g1", "P03")
-    assert tokens.verify(tokens.make("owner")) == tokens.Claims("owner")
-    kind, game, who, signature = seat.split(".")
+    later = int(time.time()) + 60
+    seat = tokens.make("seat", "g1", "P03", expires=later)
+    assert tokens.verify(seat) == tokens.Claims("seat", "g1", "P03", later)
+    assert tokens.verify(tokens.make("owner", expires=later)) == tokens.Claims(
+        "owner", None, None, later
+    )
+    kind, game, who, expires, generation, signature = seat.split(".")
     forged = [
-        f"owner.{game}.{who}.{signature}",  # a seat token promoted to owner
-        f"{kind}.{game}.P04.{signature}",  # another seat
-        f"{kind}.g2.{who}.{signature}",  # another game
+        f"owner.{game}.{who}.{expires}.{generation}.{signature}",  # a seat promoted to owner
+        f"{kind}.{game}.P04.{expires}.{generation}.{signature}",  # another seat
+        f"{kind}.g2.{who}.{expires}.{generation}.{signature}",  # another game
+        f"{kind}.{game}.{who}.{later + 10**6}.{generation}.{signature}",  # a longer life
+        f"{kind}.{game}.{who}.{expires}.7.{signature}",  # another generation
         seat[:-2] + ("AA" if not seat.endswith("AA") else "BB"),
         "seat.g1.P03",
         "",
     ]
     assert [tokens.verify(t) for t in forged] == [None] * len(forged)
+    assert tokens.verify(seat, now=later) is None  # expired
     monkeypatch.setenv(tokens.SECRET_ENV, "another-server")
     assert tokens.verify(seat) is None  # a new secret voids every old link
     with pytest.raises(ValueError):
-        tokens.make("seat", "a.b", "P01")
+        tokens.make("seat", "a.b", "P01", expires=later)
+
+
+def test_a_revoked_or_expired_link_is_refused_and_stays_refused(tmp_path: Path) -> None:
+    path = tmp_path / "server" / "links.json"
+    book = LinkBook(path)
+    first = book.current("g", "P03")
+    claims = tokens.Claims("seat", "g", "P03", first.expires, first.generation)
+    spectator = tokens.Claims("spectator", "g", None, first.expires, 0)
+    assert book.is_live(claims) and book.is_live(spectator)
+    assert book.current("g", "P03") == first  # the same link until revoked or expired
+    renewed = book.revoke("g", "P03")
+    assert renewed.generation == first.generation + 1
+    assert not book.is_live(claims) and book.is_live(spectator)  # only that holder's links
+    reopened = LinkBook(path)  # after a restart
+    assert not reopened.is_live(claims)
+    assert reopened.is_live(replace(claims, generation=renewed.generation))
+    assert "seat." not in path.read_text()  # numbers only: no token in the book
+    path.write_text("{not json")
+    assert not LinkBook(path).is_live(replace(claims, generation=renewed.generation))
+    assert LinkBook(path).is_live(tokens.Claims("owner"))
+
+
+def test_a_request_uses_only_the_session_it_names() -> None:
+    cookies = b"aw.owner=OWNER; aw.seat.g.P03=SEAT; other=x"
+    headers = {b"cookie": cookies}
+    assert token_from(headers) is None  # a cookie is never taken unless named
+    assert token_from({**headers, b"x-aw-session": b"seat.g.P03"}) == "SEAT"
+    assert token_from(headers, {"session": "owner"}, "GET") == "OWNER"  # an event stream
+    assert token_from(headers, {"session": "owner"}, "POST") is None  # never to write
+    assert token_from({**headers, b"authorization": b"Bearer API"}) == "API"
+    assert session_cookies(headers) == {"owner": "OWNER", "seat.g.P03": "SEAT"}
+
+
+@pytest.mark.parametrize(
+    ("method", "headers", "refused"),
+    [
+        ("GET", {b"host": b"127.0.0.1:8765"}, None),
+        ("GET", {b"host": b"evil.example:8765"}, 421),  # DNS rebinding
+        ("POST", {b"host": b"127.0.0.1:8765", b"origin": b"http://127.0.0.1:9999"}, 403),
+        ("POST", {b"host": b"127.0.0.1:8765", b"sec-fetch-site": b"same-site"}, 403),
+        (
+            "POST",
+            {b"host": b"localhost:8765", b"content-type": b"text/plain", b"content-length": b"2"},
+            415,
+        ),
+        (
+            "POST",
+            {
+                b"host": b"127.0.0.1:8765",
+                b"content-type": b"application/x-www-form-urlencoded",
+                b"content-length": b"2",
+            },
+            415,
+        ),
+        (
+            "POST",
+            {
+                b"host": b"127.0.0.1:8765",
+                b"origin": b"http://127.0.0.1:8765",
+                b"sec-fetch-site": b"same-origin",
+                b"content-type": b"application/json",
+                b"content-length": b"2",
+            },
+            None,
+        ),
+        ("DELETE", {b"host": b"[::1]:8765"}, None),
+    ],
+)
+def test_the_gate_refuses_what_another_site_could_send(
+    method: str, headers: dict[bytes, bytes], refused: int | None
+) -> None:
+    refusal = cross_site_refusal(method, headers, "http", exposed=False)
+    assert (refusal[0] if refusal else None) == refused
+
+
+def test_the_gate_closes_every_route_it_does_not_know_and_scrubs_tokens() -> None:
+    assert [route_class(p) for p in ("/", "/app/x.js", "/aw/games", "/threads/t", "/ok")] == [
+        "open", "open", "app", "owner", "open"
+    ]  # fmt: skip
+    closed = ("/internal/truncate", "/internal/debug/thread/x", "/deploy", "/docs", "/mcp")
+    assert {route_class(p) for p in closed} == {"closed"}
+    assert route_class("/threadsX") == "closed"
+    assert scrubbed(b"audience=P03&token=seat.g.P03.1.0.sig&TOKEN=x") == b"audience=P03"
+    assert scrubbed(b"session=owner") == b"session=owner"
 
 
 def test_each_token_kind_gets_only_its_audiences() -> None:
@@ -83,7 +179,7 @@ def _marked_llm_context() -> GameContext:
     """LLM seats on a fake model whose every reasoning carries a SECRET marker."""
     count = iter(range(10**6))
 
-    def marked(messages: object, schema: type) -> str:
+    def marked(messages: object, schema: dict) -> str:
         answer = json.loads(legal_json(messages, schema))
         if "reasoning" in answer:
             answer["reasoning"] = f"SECRET-{next(count)}"
@@ -104,9 +200,13 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Games, Gam
     """A database with a random game, a game with LLM and human seats, and a fork."""
     db = tmp_path_factory.mktemp("web") / "games.db"
     games = Games(db, create=True, context=_marked_llm_context())
-    games.start("random", GameSetup(seed=59, variants={"exile_needs_majority": True}), Seating())
+    games.start(
+        "random",
+        GameSetup(secret=SECRET, seed=59, variants={"exile_needs_majority": True}),
+        Seating(),
+    )
     seating = Seating(seats={"P01": "llm", "P02": "llm", "P09": "llm", "P03": "human"})
-    record = games.start("mixed", GameSetup(board="12-B", seed=4), seating)
+    record = games.start("mixed", GameSetup(secret=SECRET, board="12-B", seed=4), seating)
     asked = 0
     while record.status == "waiting":
         if asked == 1:  # an illegal answer: the game asks again with the error
@@ -154,6 +254,28 @@ def test_no_audience_but_god_sees_a_hidden_fact(
         details = [record_detail(r, i, audience) for i, r in enumerate(own)]
         assert leaks(details, record.game, audience) == [], audience
         assert all(r.seat == audience for r in own)
+
+
+@pytest.mark.parametrize("game_id", ["random", "mixed"])
+def test_the_end_reveals_the_deal_and_the_nights_to_every_audience(
+    saved: tuple[Games, GameReader], game_id: str
+) -> None:
+    games, reader = saved
+    record = games.load(game_id)
+    steps = reader.steps(game_id)
+    deal = {s.id: s.role.value for s in record.game.seats}
+    for audience in [PUBLIC, "P03"]:
+        shown = frames(steps, audience)
+        *before, last = shown
+        assert last["over"] and {p["seat"]: p["role"] for p in last["players"]} == deal
+        kinds = {e["kind"] for e in last["reveal"]}
+        assert "deal" in kinds and "wolf_proposal" not in kinds
+        if audience == PUBLIC or not record.game.seat(audience).is_wolf:
+            assert "wolf_target" in kinds  # a wolf knew the pack's targets already
+        # Nothing earlier reveals it: the reveal waits for the end.
+        assert all("reveal" not in f for f in before)
+        assert leaks(before, record.game, audience) == []
+    assert "reveal" not in frames(steps, GOD)[-1]  # the god view saw it all along
 
 
 def test_god_drill_down_has_the_reasoning_a_seat_never_gets(

@@ -20,24 +20,29 @@ from autowerewolf.prompts import strategy as words
 from autowerewolf.prompts.answers import Bounds
 from autowerewolf.prompts.estimates import ROLE_ESTIMATES
 from autowerewolf.rules.decisions import Action, Option
+from autowerewolf.rules.discussion import EXILE_VOTE_STEPS
 from autowerewolf.rules.events import EventKind
+from autowerewolf.rules.keys import DecisionKey, parse_key
 from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import SeatView
 
-VOTE_STEPS = frozenset({"exile_vote", "election_vote"})
+VOTE_STEPS = frozenset({*EXILE_VOTE_STEPS, "election_vote"})
 
 
 def moment(view: SeatView, step: str) -> str | None:
-    """The latest of the day's three moments the seat has reached: `d<day>:<moment>`."""
+    """The latest of the day's three moments the seat has reached, as a key of the decision
+    keys' grammar (rules/keys.py): `d<day>:<moment>`."""
     day = view.day
     today = [e for e in view.events if e.day == day]
     if any(e.kind is EventKind.EXILE for e in today):
-        return f"d{day}:vote"
-    if step == "exile_vote":
-        return f"d{day}:debate"
-    if any(e.kind is EventKind.DAY_START for e in today):
-        return f"d{day}:night"
-    return None
+        name = "vote"
+    elif step in EXILE_VOTE_STEPS:
+        name = "debate"
+    elif any(e.kind is EventKind.DAY_START for e in today):
+        name = "night"
+    else:
+        return None
+    return str(DecisionKey(night=False, day=day, step=name))
 
 
 def shaped(step: str) -> bool:
@@ -53,7 +58,8 @@ class AdaptiveAgent(EstimatorAgent):
     ) -> Calls[DecisionRecord]:
         """Ask for the strategy at moment `at` (`d<day>:<moment>`), as a note record."""
         view = request.view
-        instruction = words.instruction(view.camp.value, view.day, at.split(":")[1])
+        at_moment = parse_key(at).step
+        instruction = words.instruction(view.camp.value, view.day, at_moment)
         schema = words.strategy_schema(self.bounds.reasoning)
         exchange, prompt = yield from self.ask(
             view, instruction, schema, lambda p: {"strategy": p.model_dump()["strategy"]}, notes
@@ -65,7 +71,7 @@ class AdaptiveAgent(EstimatorAgent):
             Action(option=Option.NONE.value),
             exchange,
             prompt,
-            data={**data, "moment": at.split(":")[1]},
+            data={**data, "moment": at_moment},
             reasoning=getattr(exchange.parsed, "reasoning", None),
             valid=exchange.value is not None,
         )

@@ -15,6 +15,9 @@ BUILTIN_AGENTS = ("plain", "estimator", "adaptive", "support", "attack", "experi
 ENTRY_POINT_GROUP = "autowerewolf.agents"
 PLUGIN_PREFIX = "python:"
 PLUGIN_PATH = re.compile(r"python:[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
+# Agents across a process boundary (players/external.py): a program, or an HTTP endpoint.
+CMD_PREFIX = "cmd:"
+HTTP_AGENT = re.compile(r"https?://[^\s/?#]+(/\S*)?")
 CAMPS = ("wolf", "good")
 ROLES = ("werewolf", "villager", "seer", "witch", "hunter", "guard", "idiot")
 SEAT = re.compile(r"P\d{2}")
@@ -29,15 +32,25 @@ def plugin_names() -> tuple[str, ...]:
     return tuple(sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)))
 
 
+def is_external(name: str) -> bool:
+    """An agent across a process boundary: `cmd:PROGRAM ARGS` or `http(s)://...`."""
+    return name.startswith(CMD_PREFIX) or bool(HTTP_AGENT.fullmatch(name))
+
+
 def check_agent(name: str) -> str:
-    """The name, if it names a built-in design, a `python:package.module:Class` plug-in or
-    an installed entry point; otherwise an error listing what is known."""
+    """The name, if it names a built-in design, a `python:package.module:Class` plug-in, an
+    installed entry point or an external agent; otherwise an error listing what is known."""
     name = name.strip()
+    if name.startswith(CMD_PREFIX) and not name.removeprefix(CMD_PREFIX).strip():
+        raise UnknownAgent("cmd: needs a program, e.g. cmd:python3 my_agent.py")
     if name in BUILTIN_AGENTS or PLUGIN_PATH.fullmatch(name) or name in plugin_names():
+        return name
+    if is_external(name):
         return name
     known = ", ".join((*BUILTIN_AGENTS, *plugin_names()))
     raise UnknownAgent(
-        f"unknown agent design {name!r} (known: {known}; or python:package.module:Class)"
+        f"unknown agent design {name!r} (known: {known}; or python:package.module:Class, "
+        "cmd:PROGRAM ARGS, http://HOST:PORT/PATH)"
     )
 
 
@@ -95,8 +108,8 @@ class AgentChoice(BaseModel):
         """One `--agent` flag on top: NAME (the default), SEAT=NAME, role:ROLE=NAME or
         camp:CAMP=NAME."""
         where, sep, name = flag.partition("=")
-        if not sep:
-            where, name = "default", flag
+        if not sep or flag.startswith((CMD_PREFIX, PLUGIN_PREFIX, "http://", "https://")):
+            where, name = "default", flag  # a program's arguments or a URL may hold "="
         where, name = where.strip(), name.strip()
         data = self.model_dump()
         if where == "default":

@@ -2,7 +2,8 @@
 (Strategy Adaptation, section 3.2: evidence, then 0-4 per role); the latest estimate enters
 the seat's later prompts.
 
-Estimates are made after the day's debate (before the first exile vote of each day) and
+Estimates are made after the day's debate (before the first exile vote of each day, or the
+seat's ballot in a roll call) and
 before the seat's first night action from Night 2 on. The estimate is a note record (step
 `role_estimates`, the decision's key, the estimate in `data` as `estimates_data` gives it),
 kept with the decision, so a resumed or forked game reads the same estimates; the
@@ -17,6 +18,9 @@ from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.estimates import ROLE_ESTIMATES, estimates_note
 from autowerewolf.rules.decisions import Option
+from autowerewolf.rules.discussion import EXILE_VOTE_STEPS
+from autowerewolf.rules.keys import DecisionKey, parse_key
+from autowerewolf.rules.state import Step
 
 NIGHT_STEPS = frozenset({"wolves", "seer", "witch_cure", "witch_poison", "guard"})
 
@@ -35,11 +39,16 @@ def estimates_due(request: DecisionRequest) -> bool:
         return False
     day, history = request.view.day, request.history
     done = {r.key for r in history if r.step == ROLE_ESTIMATES and r.purpose == "note"}
-    if request.step == "exile_vote" and request.key.endswith(":r1"):
+    first_vote = request.step == Step.EXILE_ROLL_CALL or parse_key(request.key).round == 1
+    if request.step in EXILE_VOTE_STEPS and first_vote:
         return request.key not in done
     if request.step in NIGHT_STEPS and day > 1:
-        return not any(key.startswith(f"n{day}:") for key in done)
+        return not any(_is_night(parse_key(key), day) for key in done)
     return False
+
+
+def _is_night(key: DecisionKey, day: int) -> bool:
+    return key.night and key.day == day
 
 
 class EstimatorAgent(LLMPlayer):

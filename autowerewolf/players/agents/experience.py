@@ -22,6 +22,7 @@ from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts import experience as words
 from autowerewolf.prompts.answers import Bounds
 from autowerewolf.rules.decisions import Action, Option
+from autowerewolf.rules.discussion import EXILE_VOTE_STEPS
 from autowerewolf.rules.views import SeatView
 
 
@@ -71,7 +72,7 @@ class ExperienceAgent(LLMPlayer):
         return record.model_copy(update={"purpose": "note", "step": words.EXPERIENCE})
 
     def play(self, request: DecisionRequest) -> Calls[Answer]:
-        if request.step != "exile_vote" or request.purpose != "decision":
+        if request.step not in EXILE_VOTE_STEPS or request.purpose != "decision":
             return (yield from super().play(request))
         note = self.retrieval(request)
         assert note.data is not None

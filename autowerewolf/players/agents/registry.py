@@ -22,6 +22,7 @@ from autowerewolf.players.agents.choice import (
     AgentChoice,
     UnknownAgent,
     check_agent,
+    is_external,
 )
 from autowerewolf.players.agents.estimator import EstimatorAgent
 from autowerewolf.players.agents.experience import ExperienceAgent
@@ -66,7 +67,8 @@ def load_plugin(name: str) -> type:
 def check_agents(choice: AgentChoice) -> None:
     """Load every plug-in a seating names, so a missing one fails before the game starts."""
     for name in sorted(choice.names() - set(BUILTIN_AGENTS)):
-        load_plugin(name)
+        if not is_external(name):
+            load_plugin(name)
 
 
 class Labelled:

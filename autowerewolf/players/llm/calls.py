@@ -11,6 +11,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel
 
+from autowerewolf.backends.factory import ModelCallError
 from autowerewolf.backends.gate import ModelUnavailable
 from autowerewolf.backends.redact import redact_secrets
 from autowerewolf.backends.usage import usage_from_message
@@ -61,7 +62,11 @@ def _failed(err: Exception) -> CallOutcome:
     if isinstance(err, ModelUnavailable):
         raise err
     # Stored, logged and re-prompted: a server may have echoed the key into it.
-    return CallOutcome(None, "", redact_secrets(f"{type(err).__name__}: {err}"), 0, 0, 0)
+    error = redact_secrets(f"{type(err).__name__}: {err}")
+    if isinstance(err, ModelCallError) and err.answer is not None:
+        # The server answered, but not to the schema: keep its answer and what it cost.
+        return _outcome({"raw": err.answer, "parsed": None, "parsing_error": error})
+    return CallOutcome(None, "", error, 0, 0, 0)
 
 
 def _outcome(result: Any) -> CallOutcome:

@@ -13,7 +13,7 @@ Its wording comes from `prompts`."""
 import re
 from dataclasses import dataclass, field
 
-from autowerewolf.prompts.render import compact, digest_line
+from autowerewolf.prompts.render import compact, digest_line, revealed_roles
 from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.rules.views import SeatView
 
@@ -55,8 +55,13 @@ class FactsLedger:
         elif kind is EventKind.DEATHS_ANNOUNCED:
             for seat in event.targets:
                 note(Fact("death", seat, "night", day))
+            for seat, role in revealed_roles(event.text).items():  # reveal_role_on_death
+                note(Fact("reveal", seat, role, day))
         elif kind is EventKind.EXILE and event.target:
             note(Fact("death", event.target, "exiled", day))
+            exiled_role = revealed_roles(event.text).get("role")
+            if exiled_role is not None:
+                note(Fact("reveal", event.target, exiled_role, day))
         elif kind is EventKind.HUNTER_SHOT and event.target:
             note(Fact("reveal", event.actor, "hunter", day))
             note(Fact("death", event.target, "shot", day))

@@ -24,30 +24,17 @@ from autowerewolf.players.llm.calls import (
     arun_calls,
     run_calls,
 )
-from autowerewolf.players.llm.memory import Memory, remember
+from autowerewolf.players.llm.memory import Memory
+from autowerewolf.players.llm.question import decision_question, prompt_messages
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.simple import random_answer
-from autowerewolf.prompts import estimates
+from autowerewolf.prompts import estimates, speech_acts
 from autowerewolf.prompts.answers import COMPACT, Bounds, answer_schema
-from autowerewolf.prompts.player import (
-    NO_ANSWER,
-    Known,
-    attacked_seat,
-    choices_text,
-    decision_instruction,
-    decision_message,
-    decision_tail,
-    explosion_note,
-    identity_line,
-    ledger_text,
-    memory_text,
-    prompt_key,
-    reprompt,
-    system_prompt,
-)
+from autowerewolf.prompts.question import NO_ANSWER, reprompt
 from autowerewolf.prompts.second_look import second_look
+from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.decisions import Action, Option
-from autowerewolf.rules.steps import TextKind, takes_text
+from autowerewolf.rules.steps import TextKind
 from autowerewolf.rules.views import SeatView
 
 log = logging.getLogger(__name__)
@@ -57,8 +44,17 @@ def _choice(parsed: BaseModel, options: tuple[str, ...]) -> Action:
     choice = getattr(parsed, "choice", None)
     if not isinstance(choice, str) or choice not in options:
         raise InvalidAnswer(f"choice {choice!r} is not one of: {', '.join(options)}")
+    acts = _acts(parsed)
+    if acts and choice == Option.SPEAK:
+        return Action(option=choice, text=speech_acts.render(acts))
     text = getattr(parsed, "speech", None) or getattr(parsed, "message", None) or ""
     return Action(option=choice, text=text.strip())
+
+
+def _acts(parsed: BaseModel | None) -> list[dict[str, str]]:
+    """A structured speech's acts, as plain data (prompts/speech_acts.py)."""
+    acts = getattr(parsed, "acts", None) or []
+    return [a.model_dump() if isinstance(a, BaseModel) else dict(a) for a in acts]
 
 
 class LLMPlayer:
@@ -75,6 +71,16 @@ class LLMPlayer:
         self.model_name = model_name
         self.bounds = bounds
         self.agent = agent
+        self._system: tuple[tuple[object, ...], str] | None = None
+
+    def system_prompt(self, view: SeatView) -> str:
+        """The seat's system prompt, built once for the seat's fixed facts: it is the same
+        text on every call (prompts.table_rules.system_prompt), and building it anew for
+        each of a question's two uses was a tenth of a simulated game's CPU."""
+        key = (view.seat, view.name, view.role, view.teammates, view.rules)
+        if self._system is None or self._system[0] != key:
+            self._system = (key, system_prompt(view))
+        return self._system[1]
 
     def ask(
         self,
@@ -90,22 +96,10 @@ class LLMPlayer:
         """Ask one question: returns the exchange (with `read(parsed)` as its value, or None
         after two invalid answers) and the prompt's question part (its tail), for the record.
         `notes` are the agent design's additions (estimates, strategy, experiences)."""
-        memory = memory or remember(view)
-        ledger = memory.ledger
-        noted = ledger_text(
-            view.seat,
-            [(f.kind, f.seat, f.value, f.day) for f in ledger.facts],
-            [(s, f.value, f.day) for s, f in ledger.claims.items()],
-            ledger.votes,
-            memory.verbatim_day,
-        )
-        tail = decision_tail(identity_line(view), noted, notes, instruction, choices, text)
-        system = system_prompt(view)
-        messages: list[BaseMessage] = [
-            SystemMessage(system),
-            HumanMessage(decision_message(memory_text(memory.digest, memory.recent), tail)),
-        ]
-        exchange = Exchange(prompt_chars=len(system) + len(str(messages[1].content)))
+        system = self.system_prompt(view)
+        prompt = prompt_messages(view, instruction, notes, choices, memory, text, system)
+        messages: list[BaseMessage] = [SystemMessage(prompt.system), HumanMessage(prompt.user)]
+        exchange = Exchange(prompt_chars=len(prompt.system) + len(prompt.user))
         started = time.perf_counter()
         for attempt in range(2):
             outcome = yield schema, messages
@@ -131,7 +125,7 @@ class LLMPlayer:
                         HumanMessage(reprompt(str(err), view.options)),
                     ]
         exchange.latency_s = time.perf_counter() - started
-        return exchange, tail
+        return exchange, prompt.tail
 
     def decide(self, request: DecisionRequest) -> Answer:
         return run_calls(self.play(request), self.chat)
@@ -149,21 +143,15 @@ class LLMPlayer:
     def answer(self, request: DecisionRequest, notes: Sequence[str] = ()) -> Calls[Answer]:
         """A game decision (or a choice probe), with the agent design's `notes` in the prompt."""
         view = request.view
-        memory = remember(view)
-        attacked = attacked_seat(view)
-        attacked = "you" if attacked == view.seat else attacked
-        key = prompt_key(request.step)
-        instruction = decision_instruction(key, view.day, attacked)
-        known = Known(
-            checks=memory.ledger.checks(),
-            claims={s: f.value for s, f in memory.ledger.claims.items()},
-            saved=memory.ledger.saved(),
-        )
-        choices = choices_text(view, key, known)
-        explosion = explosion_note(view)
-        notes = (*notes, explosion) if explosion else notes
-        text = takes_text(request.step)
-        schema = answer_schema(text, view.options, self.bounds)
+        asked = decision_question(view, request.step)
+        memory, known, key, instruction, choices = (
+            asked.memory, asked.known, asked.key, asked.instruction, asked.choices
+        )  # fmt: skip
+        notes = (*notes, *asked.notes)
+        text = asked.text
+        seats = tuple(p.seat for p in view.players if p.alive)
+        roles = tuple(dict.fromkeys(r.value for r in view.rules.roles))
+        schema = answer_schema(text, view.options, self.bounds, seats, roles)
         exchange, prompt = yield from self.ask(
             view,
             instruction,
@@ -175,7 +163,11 @@ class LLMPlayer:
             text,
         )
         first = exchange.value if isinstance(exchange.value, Action) else None
-        look = second_look(view, known, key, first.option, first.text) if first else None
+        said = _acts(exchange.parsed)
+        shown = f"{self.system_prompt(view)}\n{prompt}"  # what the model read: copies are checked
+        look = (
+            second_look(view, known, key, first.option, first.text, said, shown) if first else None
+        )
         if first and look and self.reconsiders and request.purpose == "decision":
             # Small models often pick a teammate or themselves by copying a seat they read,
             # or answer as an assistant that refuses: such an answer is asked once more.
@@ -201,6 +193,7 @@ class LLMPlayer:
                 action.option,
                 exchange.errors,
             )
+        acts = _acts(exchange.parsed) if not fallback else []
         record = self.record(
             request,
             action,
@@ -208,6 +201,7 @@ class LLMPlayer:
             prompt,
             reasoning=getattr(exchange.parsed, "reasoning", None),
             valid=not fallback,
+            data={"acts": acts} if acts else None,
         )
         return Answer(action=action, record=record)
 

@@ -1,5 +1,6 @@
 // The game as it happens: frames from the server's event stream for one audience.
 import { useEffect, useState } from "preact/hooks";
+import { streamUrl } from "/app/api.js";
 
 export function useLive(gameId, audience) {
   const [frames, setFrames] = useState([]);
@@ -19,7 +20,7 @@ export function useLive(gameId, audience) {
       setFrames(buffer.slice());
     };
     const url = `/aw/games/${encodeURIComponent(gameId)}/events?audience=${encodeURIComponent(audience)}`;
-    const source = new EventSource(url);
+    const source = new EventSource(streamUrl(url));
     source.addEventListener("frame", (message) => {
       const frame = JSON.parse(message.data);
       // Players come only when they changed: a frame without them keeps the last ones.

@@ -1,6 +1,8 @@
-// The lobby: create a game (board, rule flags, seats, seed) and list the database's games.
+// The lobby: create a game (board, rule flags, seats, seed), start a tournament's games
+// (tournament.js), and list the database's games.
 import { useEffect, useState } from "preact/hooks";
 import { api, post, html, ErrorLine } from "/app/api.js";
+import { NewTournament } from "/app/tournament.js";
 
 function seatIds(count) {
   return Array.from({ length: count }, (_, i) => `P${String(i + 1).padStart(2, "0")}`);
@@ -25,6 +27,8 @@ function Flag({ flag, value, onChange }) {
 function NewGame({ choices, onCreated }) {
   const [board, setBoard] = useState("12-A");
   const [seed, setSeed] = useState("");
+  const [linkHours, setLinkHours] = useState(168);
+  const [secret, setSecret] = useState("");
   const [defaultKind, setDefaultKind] = useState("random");
   const [seats, setSeats] = useState({});
   const [flags, setFlags] = useState({});
@@ -46,6 +50,7 @@ function NewGame({ choices, onCreated }) {
     try {
       const made = await post("/aw/games", {
         board, seed: seed === "" ? null : Number(seed), variants, default: defaultKind, seats: chosen,
+        link_hours: Number(linkHours), secret: secret.trim() || null,
       });
       onCreated(made);
     } catch (e) {
@@ -63,6 +68,9 @@ function NewGame({ choices, onCreated }) {
       </select></label>
       <label>Seed <input id="seed" type="number" min="0" placeholder="random" value=${seed}
         onInput=${(e) => setSeed(e.target.value)} /></label>
+      <label title="seat and spectator links stop working after this">Links last (hours)
+        <input id="link-hours" type="number" min="1" max="2160" value=${linkHours}
+          onInput=${(e) => setLinkHours(e.target.value)} /></label>
       <label>Every seat <select id="default-kind" value=${defaultKind}
           onChange=${(e) => setDefaultKind(e.target.value)}>
         ${kinds.map((k) => html`<option value=${k.kind}>${k.label}</option>`)}</select></label>
@@ -75,6 +83,11 @@ function NewGame({ choices, onCreated }) {
           ${kinds.map((k) => html`<option value=${k.kind}>${k.label}</option>`)}
         </select></label>`)}
     </div>
+    <details><summary>Replay a game</summary>
+      <label title="with the same seed, replays that game (autowerewolf inspect GAME --as omniscient shows both)">Secret
+        <input id="secret" type="text" placeholder="fresh" value=${secret}
+          onInput=${(e) => setSecret(e.target.value)} /></label>
+    </details>
     <details><summary>Rule variants</summary>
       <div class="flags">${choices.variants.map((flag) => html`<${Flag} flag=${flag}
         value=${flag.name in flags ? flags[flag.name] : flag.default}
@@ -85,13 +98,26 @@ function NewGame({ choices, onCreated }) {
   </form>`;
 }
 
-function GameList({ games }) {
+// "8 random · 2 model · 1 human": who plays, by kind.
+function players(seats) {
+  const counts = {};
+  for (const kind of Object.values(seats)) counts[kind] = (counts[kind] || 0) + 1;
+  return Object.entries(counts).map(([kind, n]) => `${n} ${kind === "llm" ? "model" : kind}`).join(" · ");
+}
+
+const when = (iso) => (iso ? new Date(iso).toLocaleString([], { dateStyle: "short", timeStyle: "short" }) : "");
+
+function GameList({ games, owner }) {
   if (!games.length) return html`<p>No games in this database yet.</p>`;
+  const newest = [...games].sort((a, b) => (b.started || "").localeCompare(a.started || ""));
   return html`<table class="games" id="games">
-    <thead><tr><th>game</th><th>board</th><th>status</th><th>day</th><th>winner</th><th>humans</th></tr></thead>
-    <tbody>${games.map((g) => html`<tr data-game=${g.game} data-status=${g.status}>
-      <td><a href=${`#/game/${encodeURIComponent(g.game)}`}>${g.game}</a>${g.server ? "" : " (CLI)"}</td>
-      <td>${g.board}</td><td class="status">${g.status}</td><td>${g.day}</td>
+    <thead><tr><th>game</th><th>started</th><th>board</th><th>players</th>${owner ? html`<th>seed</th>` : ""}
+      <th>status</th><th>day</th><th>winner</th><th>humans</th></tr></thead>
+    <tbody>${newest.map((g) => html`<tr data-game=${g.game} data-status=${g.status}>
+      <td><a href=${`#/game/${encodeURIComponent(g.game)}`} title=${g.game}>${g.game.length > 12 ? g.game.slice(0, 8) : g.game}</a>${g.server ? "" : " (CLI)"}</td>
+      <td class="started">${when(g.started)}</td>
+      <td>${g.board}</td><td class="players">${players(g.seats)}</td>${owner ? html`<td class="mono">${g.seed}</td>` : ""}
+      <td class="status">${g.status}</td><td>${g.day}</td>
       <td>${g.winner ? `${g.winner}: ${g.win_reason}` : ""}</td>
       <td>${Object.entries(g.seats).filter(([, k]) => k === "human").map(([s]) => s).join(" ")}</td>
     </tr>`)}</tbody></table>`;
@@ -112,6 +138,7 @@ export function Lobby({ me }) {
   return html`<section class="lobby">
     <${ErrorLine} error=${error} />
     ${choices && html`<${NewGame} choices=${choices} onCreated=${created} />`}
-    <div class="card"><h2>Games</h2><${GameList} games=${games} /></div>
+    ${choices && html`<${NewTournament} />`}
+    <div class="card"><h2>Games</h2><${GameList} games=${games} owner=${me.kind === "owner"} /></div>
   </section>`;
 }

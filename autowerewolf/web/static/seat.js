@@ -1,7 +1,7 @@
 // A human seat: its role and private facts, and the decision it is asked (legal options,
 // speech or message box, the error of an illegal answer).
 import { useEffect, useState } from "preact/hooks";
-import { api, post, html, ErrorLine } from "/app/api.js";
+import { api, post, html, ErrorLine, useSubmit } from "/app/api.js";
 
 export function MyStanding({ me }) {
   if (!me) return null;
@@ -18,22 +18,18 @@ export function MyStanding({ me }) {
 }
 
 function DecisionForm({ gameId, decision, onAnswered }) {
-  const [option, setOption] = useState(null);
+  const options = decision.options.map((o) => o.option);
+  const [option, setOption] = useState(options.length === 1 ? options[0] : null);
   const [text, setText] = useState("");
-  const [error, setError] = useState(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onAnswered(await post(`/aw/games/${encodeURIComponent(gameId)}/answer`, { option, text }));
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+  const speech = decision.text === "speech";
+  // Typing a speech is enough: it picks "speak" when nothing else was chosen.
+  const type = (value) => {
+    setText(value);
+    if (option === null && options.includes("speak")) setOption("speak");
   };
+  const empty = speech && option === "speak" && !text.trim();
+  const { busy, error, submit } = useSubmit(async () =>
+    onAnswered(await post(`/aw/games/${encodeURIComponent(gameId)}/answer`, { option, text })));
   return html`<form class="card decision" id="decision" data-key=${decision.key} onSubmit=${submit}>
     <h3>Your decision</h3>
     <p class="question">${decision.question}</p>
@@ -44,16 +40,43 @@ function DecisionForm({ gameId, decision, onAnswered }) {
       ${o.option}${o.label ? ` (${o.label})` : ""}</label>`)}</div>
     ${decision.text && html`<label class="speech">${decision.text === "speech" ? "Your speech" : "Message to your fellow wolves"}
       <span class="hint"> (${text.length} of ${decision.max_text} characters)</span>
-      <textarea id="speech" rows="3" value=${text} onInput=${(e) => setText(e.target.value)} /></label>`}
-    <button id="send" type="submit" disabled=${busy || option === null}>Send</button>
+      <textarea id="speech" rows="3" value=${text} onInput=${(e) => type(e.target.value)} /></label>`}
+    <button id="send" type="submit" disabled=${busy || option === null || empty}>Send</button>
+    ${empty && html`<span class="hint" id="speech-hint"> write your speech to send it</span>`}
     <${ErrorLine} error=${error} />
   </form>`;
+}
+
+const TITLE = document.title;
+
+// A new question says so in the tab's title and, if the seat wants, with a short tone.
+function announce(decision) {
+  document.title = decision ? `● Your turn · ${TITLE}` : TITLE;
+  if (!decision || localStorage.getItem("aw-sound") !== "on") return;
+  const audio = new AudioContext();
+  const tone = audio.createOscillator();
+  tone.frequency.value = 660;
+  tone.connect(audio.destination);
+  tone.start();
+  tone.stop(audio.currentTime + 0.15);
+}
+
+function SoundToggle() {
+  const [on, setOn] = useState(localStorage.getItem("aw-sound") === "on");
+  const flip = (e) => {
+    localStorage.setItem("aw-sound", e.target.checked ? "on" : "off");
+    setOn(e.target.checked);
+  };
+  return html`<label class="hint sound"><input id="sound" type="checkbox" checked=${on}
+    onChange=${flip} /> a tone for each question</label>`;
 }
 
 export function SeatPanel({ gameId, turn }) {
   const [decision, setDecision] = useState(null);
   const [note, setNote] = useState(null);
   const [error, setError] = useState(null);
+  useEffect(() => { announce(decision); }, [decision && decision.key, decision && decision.error]);
+  useEffect(() => () => { document.title = TITLE; }, []);
   const load = () =>
     api(`/aw/games/${encodeURIComponent(gameId)}/decision`).then((body) => {
       setDecision(body.decision);
@@ -64,7 +87,8 @@ export function SeatPanel({ gameId, turn }) {
     setDecision(null);
     setNote(result.resumed ? "Answer sent." : "Answer sent; waiting for the other seats asked.");
   };
-  return html`<div class="seat-panel">
+  return html`<div class="seat-panel" id="seat-panel">
+    <${SoundToggle} />
     <${ErrorLine} error=${error} />
     ${decision
       ? html`<${DecisionForm} key=${`${decision.key}|${decision.error}`} gameId=${gameId}

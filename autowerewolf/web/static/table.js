@@ -49,26 +49,73 @@ export function Transcript({ rows, onRecord }) {
   </div>`;
 }
 
-// Ballots per vote and round, from the ballot events shown so far.
-export function Votes({ events }) {
-  const rounds = new Map();
+// Who voted whom: one row per seat, one column per vote round (sheriff weight marked),
+// the tally under each column. From the ballot events shown so far.
+export function VoteGrid({ events, players }) {
+  const rounds = [];
+  const byKey = new Map();
   for (const e of events) {
     if (e.kind !== "ballot" && e.kind !== "vote_result") continue;
-    const key = `Day ${e.day} · ${e.value} · round ${e.round ?? 1}`;
-    if (!rounds.has(key)) rounds.set(key, { ballots: [], result: null });
-    if (e.kind === "ballot") rounds.get(key).ballots.push(e);
-    else rounds.get(key).result = e.line;
+    const key = `${e.day}|${e.value}|${e.round ?? 1}`;
+    if (!byKey.has(key)) {
+      const round = { key, day: e.day, vote: e.value, round: e.round ?? 1, ballots: {}, result: null };
+      byKey.set(key, round);
+      rounds.push(round);
+    }
+    const round = byKey.get(key);
+    if (e.kind === "ballot") round.ballots[e.actor] = e;
+    else round.result = e.line;
   }
-  if (!rounds.size) return null;
-  return html`<div class="votes" id="votes"><h3>Votes</h3>
-    ${[...rounds.entries()].map(([key, round]) => html`<table class="vote-round">
-      <caption>${key}</caption>
-      <tbody>${round.ballots.map((b) => html`<tr><td>${b.actor}</td><td>→</td>
-        <td>${b.target ?? "abstain"}</td><td>${b.weight && b.weight !== 1 ? `×${b.weight}` : ""}</td></tr>`)}
-      </tbody>
-      ${round.result && html`<tfoot><tr><td colspan="4">${round.result}</td></tr></tfoot>`}
-    </table>`)}
+  // The tally of a round: weighted ballots per target, most first.
+  const tally = (round) => {
+    const counts = {};
+    for (const b of Object.values(round.ballots)) {
+      if (b.target) counts[b.target] = (counts[b.target] || 0) + (b.weight || 1);
+    }
+    return Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(", ");
+  };
+  if (!rounds.length) return null;
+  const seats = players.map((p) => p.seat);
+  const cell = (b) => {
+    if (!b) return html`<td class="none">·</td>`;
+    const weight = b.weight && b.weight !== 1 ? html`<sup title="sheriff's weight">×${b.weight}</sup>` : "";
+    return b.target ? html`<td class="target">${b.target}${weight}</td>` : html`<td class="abstain">abstain${weight}</td>`;
+  };
+  return html`<div class="card votes" id="votes"><h3>Votes</h3>
+    <div class="grid-scroll"><table class="vote-grid" id="vote-grid">
+      <thead><tr><th>seat</th>${rounds.map((r) => html`<th title=${r.result || ""}>D${r.day} ${r.vote}${r.round > 1 ? ` r${r.round}` : ""}</th>`)}</tr></thead>
+      <tbody>${seats.map((seat) => html`<tr data-seat=${seat}><th>${seat}</th>${rounds.map((r) => cell(r.ballots[seat]))}</tr>`)}</tbody>
+      <tfoot><tr><th>tally</th>${rounds.map((r) => html`<td class="result" title=${r.result || ""}>${tally(r)}</td>`)}</tr></tfoot>
+    </table></div>
   </div>`;
+}
+
+// Night or day as of the events shown: the last night's fall or dawn decides.
+export function phaseAt(events) {
+  let night = events.length === 0;
+  let number = 1;
+  for (const e of events) {
+    if (e.kind === "night_start") { night = true; number = e.day; }
+    if (e.kind === "day_start") { night = false; number = e.day; }
+  }
+  return { night, number };
+}
+
+// The seats as of the `shown`-th event: a frame's players hold after its last event, so in
+// the middle of a frame the table is still the previous frame's (no death before its vote).
+export function playersAt(frames, events, shown) {
+  if (!frames.length) return [];
+  if (!shown) return frames[0].players;
+  const f = events[shown - 1].frame;
+  const endsFrame = shown === events.length || events[shown].frame !== f;
+  return endsFrame || f === 0 ? frames[f].players : frames[f - 1].players;
+}
+
+// The end: what the moderator reveals to everyone once the game is over.
+export function Reveal({ lines }) {
+  if (!lines.length) return null;
+  return html`<div class="card reveal" id="reveal"><h3>The moderator reveals</h3>
+    ${lines.map((e) => html`<p class="line" data-kind=${e.kind}>D${e.day} ${e.line}</p>`)}</div>`;
 }
 
 // The events up to a cursor (null: all of them), with the frame each belongs to.

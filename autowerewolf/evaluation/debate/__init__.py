@@ -1,0 +1,1 @@
+"""Debate and belief metrics: what the probes of one game measured, and their summaries."""

@@ -1,0 +1,1 @@
+"""Dataset export of finished games: JSONL lines and chat trajectories."""

@@ -1,0 +1,1 @@
+"""What one finished game says: its result row, blunders, explosions and roles."""

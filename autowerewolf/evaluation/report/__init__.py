@@ -1,0 +1,1 @@
+"""The tournament report: metrics, tables, figures, files and definitions."""

@@ -1,0 +1,389 @@
+"""The report's tables: (title, header, rows, note) of formatted cells, shared by its HTML
+and Markdown. Every number sits beside its 95% interval over games, the games it comes
+from, its n (the opportunities it counts) and its chance level; a metric without data
+says why."""
+
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+from autowerewolf.evaluation.ratings.gte import gte_rows
+from autowerewolf.evaluation.report.designs import HEADLINE_BLUNDERS
+from autowerewolf.evaluation.report.metrics import KPI_NAMES
+from autowerewolf.evaluation.report.validity import ALL_STEPS
+
+NA = "n/a"
+CELL_HEADER = ["value [95% interval]", "games", "n", "chance"]
+# Why a metric has no value for a contestant (the cell says "n/a (reason)").
+NA_REASONS = {
+    "win": "no game",
+    "balanced_win_rate": "no role held",
+    "key_role_survival": "never held a key role",
+    "wolf_survival": "never a wolf",
+    "irp_ballot": "no exile ballot while in the good camp",
+    "vss_ballot": "no good-camp ballot in a round that exiled a wolf",
+    "irp_game": "no exile ballot while in the good camp",
+    "vss_game": "no exile in a game where it held a good seat",
+    "kpi_seer": "never the Seer",
+    "kpi_witch": "never the Witch, or no potion used",
+    "kpi_guard": "never the Guard, or never guarded",
+    "kpi_hunter": "never the Hunter, or no shot fired",
+    "kpi_werewolf": "never a wolf",
+    "blunders": "no opportunity",
+    "per_decision": "no decision",
+    "head_to_head": "no game where both played and their results differed",
+}
+
+
+class Table(NamedTuple):
+    title: str
+    header: list[str]
+    rows: list[list[str]]
+    note: str = ""  # a line under the table
+
+
+def fmt(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return NA
+    if isinstance(value, float):
+        # A difference of equal chances prints 0.000, not -0.000.
+        return f"{value + 0.0 if round(value, digits) else 0.0:.{digits}f}"
+    return str(value)
+
+
+def interval(cell: Mapping[str, Any] | None, reason: str = "", digits: int = 3) -> str:
+    """'value [lo, hi]', or 'n/a (reason)'."""
+    if not cell or cell.get("value") is None:
+        return f"{NA} ({reason})" if reason else NA
+    if cell.get("lo") is None:
+        return fmt(cell["value"], digits)
+    return f"{cell['value']:.{digits}f} [{cell['lo']:.{digits}f}, {cell['hi']:.{digits}f}]"
+
+
+def cell_columns(cell: Mapping[str, Any] | None, reason: str = "", digits: int = 3) -> list[str]:
+    """The four columns of CELL_HEADER."""
+    cell = cell or {}
+    n = cell.get("n", 0)
+    return [
+        interval(cell, reason, digits),
+        str(cell.get("games", 0)),
+        f"{n:g}" if isinstance(n, (int, float)) else str(n),
+        fmt(cell.get("chance"), digits),
+    ]
+
+
+def _long(
+    names: Iterable[str],
+    by_name: Mapping[str, Mapping[str, Any]],
+    metrics: Iterable[tuple[str, str, Any, str]],
+) -> list[list[str]]:
+    """Rows (label, contestant, cell columns) for each metric and contestant: `metrics`
+    gives (label, reason, getter of the cell from a contestant's entry, digits)."""
+    names = list(names)
+    rows = []
+    for label, reason, get, digits in metrics:
+        for n in names:
+            rows.append([label, n, *cell_columns(get(by_name[n]), reason, int(digits))])
+    return rows
+
+
+def _outcomes(names: list[str], by_name: Mapping[str, Any]) -> Table:
+    roles = sorted({r for m in by_name.values() for r in m["win_by_role"]})
+    survival_roles = sorted({r for m in by_name.values() for r in m["survival_by_role"]})
+    metrics: list[tuple[str, str, Any, str]] = [
+        ("win rate", NA_REASONS["win"], lambda m: m["win"], "3"),
+        (
+            "balanced win rate",
+            NA_REASONS["balanced_win_rate"],
+            lambda m: m["balanced_win_rate"],
+            "3",
+        ),
+        ("win rate as good", "never in the good camp", lambda m: m["win_by_camp"].get("good"), "3"),
+        ("win rate as wolf", "never a wolf", lambda m: m["win_by_camp"].get("wolf"), "3"),
+    ]
+    metrics += [
+        (f"win rate as {r}", f"never the {r}", lambda m, r=r: m["win_by_role"].get(r), "3")
+        for r in roles
+    ]
+    metrics.append(
+        (
+            "key-role survival",
+            NA_REASONS["key_role_survival"],
+            lambda m: m["key_role_survival"],
+            "3",
+        )
+    )
+    metrics += [
+        (f"survival as {r}", f"never the {r}", lambda m, r=r: m["survival_by_role"].get(r), "3")
+        for r in survival_roles
+    ]
+    return Table(
+        "Outcomes: win rates and survival",
+        ["metric", "contestant", *CELL_HEADER],
+        _long(names, by_name, metrics),
+        "Win rates: Wilson 95% intervals with one outcome per game (per role: per game the "
+        "contestant held it). Chance: the rate of the same camp (role) over every game here, "
+        "what a contestant without influence on its seats' fate would get.",
+    )
+
+
+def _voting_and_roles(names: list[str], by_name: Mapping[str, Any]) -> Table:
+    metrics: list[tuple[str, str, Any, str]] = [
+        (label, NA_REASONS[key], lambda m, key=key: m[key], "3")
+        for label, key in (
+            ("IRP (ballots)", "irp_ballot"),
+            ("VSS (ballots)", "vss_ballot"),
+            ("IRP (games)", "irp_game"),
+            ("VSS (games)", "vss_game"),
+        )
+    ]
+    metrics += [
+        (f"{role} KPI", NA_REASONS[f"kpi_{role}"], lambda m, r=role: m["role_kpi"][r], "3")
+        for role in KPI_NAMES
+    ]
+    return Table(
+        "Voting and role KPIs",
+        ["metric", "contestant", *CELL_HEADER],
+        _long(names, by_name, metrics),
+        "Chance: a uniformly random choice among the same decisions' legal options (the "
+        "werewolf KPI, an outcome: wolves' survival over every game here).",
+    )
+
+
+def _blunders(names: list[str], by_name: Mapping[str, Any]) -> Table:
+    metrics = [
+        m
+        for m in next(iter(by_name.values()))["blunders"]
+        if any(by_name[n]["blunders"][m]["n"] for n in names)
+    ]
+    rows = _long(
+        names,
+        by_name,
+        [(m, NA_REASONS["blunders"], lambda e, m=m: e["blunders"][m], "3") for m in metrics],
+    )
+    return Table(
+        "Blunders (every player kind; docs/blunders.md)",
+        ["metric", "contestant", *CELL_HEADER],
+        rows,
+        "Rates: blunders / opportunities. Chance: the blunder rate of a uniformly random "
+        "choice among the legal options of the same decisions. Metrics without any "
+        "opportunity in these games are left out.",
+    )
+
+
+def _validity_and_cost(names: list[str], by_name: Mapping[str, Any]) -> Table:
+    per_decision = NA_REASONS["per_decision"]
+    metrics: list[tuple[str, str, Any, str]] = [
+        ("illegal first answer rate", per_decision, lambda m: m["illegal_rate"], "4"),
+        ("fallback rate", per_decision, lambda m: m["fallback_rate"], "4"),
+        ("invalid rate", per_decision, lambda m: m["invalid_rate"], "4"),
+        ("second look rate", per_decision, lambda m: m["second_look_rate"], "4"),
+        ("tokens per game", "", lambda m: m["tokens_per_game"], "0"),
+        ("cost USD per game", "", lambda m: m["cost_usd_per_game"], "4"),
+        ("latency s per game", "", lambda m: m["latency_s_per_game"], "2"),
+        ("probe calls per game (apart)", "", lambda m: m["probe_calls_per_game"], "1"),
+        ("probe tokens per game (apart)", "", lambda m: m["probe_tokens_per_game"], "0"),
+        ("probe cost USD per game (apart)", "", lambda m: m["probe_cost_usd_per_game"], "4"),
+    ]
+    unpriced = [n for n in names if not by_name[n]["cost_complete"]]
+    note = "Chance: 0 (a random player answers legally and calls no model)."
+    if unpriced:
+        note += f" Unpriced models (cost counts 0 for them): {', '.join(unpriced)}."
+    return Table(
+        "Validity and cost",
+        ["metric", "contestant", *CELL_HEADER],
+        _long(names, by_name, metrics),
+        note,
+    )
+
+
+def _ratings(data: Mapping[str, Any]) -> Table:
+    bt = data["ratings"]["bradley_terry"]
+    solved = data["ratings"]["gte"] or {}
+    gte = {r["contestant"]: r for r in solved.get("ratings", [])}
+    elo, elo_lo = data["ratings"]["team_elo"], data["ratings"]["team_elo_intervals"]
+    skill = data["ratings"]["openskill"]
+    rows = []
+    for s in sorted(bt["skills"], key=lambda s: -s["skill"]):
+        name = s["contestant"]
+        g = gte.get(name)
+        rows.append(
+            [
+                name,
+                str(s["games"]),
+                f"{s['skill']:+.3f} [{s['lo']:+.3f}, {s['hi']:+.3f}]",
+                f"{g['rating']:+.4f} [{g['lo']:+.4f}, {g['hi']:+.4f}]" if g else NA,
+                f"{elo[name]:.1f} [{elo_lo[name][0]:.1f}, {elo_lo[name][1]:.1f}]",
+                f"{skill[name]['mu']:.2f} [{skill[name]['lo']:.2f}, {skill[name]['hi']:.2f}]",
+            ]
+        )
+    return Table(
+        "Ratings (Bradley-Terry headline; GTE; Elo and OpenSkill baselines)",
+        [
+            "contestant",
+            "games",
+            "BT skill [95%]",
+            "GTE [95%]",
+            "team Elo [95%]",
+            "OpenSkill mu [mu ± 1.96 sigma]",
+        ],
+        rows,
+        f"Intervals: {bt['resamples']} resamples of the games (GTE: "
+        + (
+            f"the first {solved['resamples']} with every role cell"
+            if solved
+            else data["ratings"]["gte_note"]
+        )
+        + "; Elo: the first 200, each replayed in game order). OpenSkill's interval is its "
+        "own posterior (mu ± 1.96 sigma after the games in order), not a resample of games. "
+        "Chance: contestants who all play alike score BT 0, GTE 0, Elo 1500, OpenSkill mu 25.",
+    )
+
+
+def _pairs(data: Mapping[str, Any]) -> Table:
+    rows = [
+        [
+            p["a"],
+            p["b"],
+            str(p["games"]),
+            interval(p["bt_difference"]),
+            fmt(p["p_above"]),
+            interval(p["win_difference"]),
+            fmt(p["win_difference"]["chance"]),
+            interval(p["head_to_head"], NA_REASONS["head_to_head"]),
+            str(p["head_to_head"]["games"]),
+        ]
+        for p in data["pairs"]
+    ]
+    return Table(
+        "Pairs: differences with 95% intervals over games",
+        [
+            "A",
+            "B",
+            "games together",
+            "BT skill A - B",
+            "P(A ranks above B)",
+            "win rate A - B",
+            "chance",
+            "A beat B (head to head)",
+            "games decided",
+        ],
+        rows,
+        HEAD_TO_HEAD_NOTE,
+    )
+
+
+HEAD_TO_HEAD_NOTE = (
+    "Head to head and Bradley-Terry can disagree: head to head counts only the games both "
+    "played whose results differed between them (often few, so its interval is wide) and "
+    "ignores who else sat at the table and which camp each held, while Bradley-Terry uses "
+    "every game, adjusted for the camps and the other contestants. Read head to head with "
+    "its interval and games; chance is 0.5."
+)
+
+
+def _designs(data: Mapping[str, Any]) -> Table:
+    rows = [
+        [
+            d["model"],
+            d["agent"],
+            *cell_columns(d["win"]),
+            interval(d["win_by_camp"].get("wolf"), "never a wolf"),
+            interval(d["win_by_camp"].get("good"), "never good"),
+            f"{interval(d['est'], 'no role estimates of its seats')} "
+            f"(chance {fmt(d['est']['chance'])})",
+            *[
+                f"{interval(d['blunders'].get(m), NA_REASONS['blunders'])} "
+                f"(chance {fmt((d['blunders'].get(m) or {}).get('chance'))})"
+                for m in HEADLINE_BLUNDERS
+            ],
+        ]
+        for d in data["designs"]
+    ]
+    return Table(
+        "Agent designs (LLM seats, per model and design)",
+        [
+            "model",
+            "agent",
+            "win rate [95%] (teams)",
+            "games",
+            "teams",
+            "chance",
+            "as wolf",
+            "as good",
+            "Est",
+            *[f"blunders: {m}" for m in HEADLINE_BLUNDERS],
+        ],
+        rows,
+        "A team is a design's seats of one camp in one game. Intervals resample games.",
+    )
+
+
+def _shown(entry: Mapping[str, Any]) -> bool:
+    """A row of the validity table worth a line: every player's total, and the steps of a
+    player that ever answered illegally, fell back or looked twice."""
+    rates = ("illegal_rate", "fallback_rate", "second_look_rate")
+    return entry["step"] == ALL_STEPS or any(entry[r]["value"] for r in rates)
+
+
+def _validity(data: Mapping[str, Any]) -> Table:
+    rows = [
+        [
+            v["player"],
+            v["step"],
+            str(v["games"]),
+            str(v["decisions"]),
+            interval(v["illegal_rate"], digits=4),
+            interval(v["fallback_rate"], digits=4),
+            interval(v["second_look_rate"], digits=4),
+        ]
+        for v in data["validity"]
+        if _shown(v)
+    ]
+    return Table(
+        "Illegal answers, fallbacks and second looks per player and decision type",
+        [
+            "player (model or kind)",
+            "decision",
+            "games",
+            "decisions",
+            "illegal first answer",
+            "fallback",
+            "second look",
+        ],
+        rows,
+        "Illegal first answer: the first answer was not a legal choice (re-prompted or "
+        "replaced); fallback: replaced by a seeded random legal choice; second look: asked "
+        "again after a legal answer against its own side (docs/agents.md). Chance: 0. "
+        "Decision types without any are left out here (validity.csv has every one).",
+    )
+
+
+def tables(data: dict[str, Any]) -> list[Table]:
+    bt = data["ratings"]["bradley_terry"]
+    names = [s["contestant"] for s in sorted(bt["skills"], key=lambda s: -s["skill"])]
+    by_name = {m["contestant"]: m for m in data["contestants"]}
+    gte = data["ratings"]["gte"]
+    out = [_ratings(data), _pairs(data)]
+    if gte:
+        out.append(
+            Table(
+                f"Game-theoretic ratings (max-entropy CE over role win rates: "
+                f"{', '.join(gte['roles'])})",
+                ["contestant", "games", "GTE rating", "95% interval", "equilibrium weight [95%]"],
+                [[row[0], str(by_name[row[0]]["games"]), *row[1:]] for row in gte_rows(gte)],
+                f"{gte['unconverged']} of {gte['resamples'] + 1} solves stopped short of the "
+                "tolerance."
+                if gte["unconverged"]
+                else "",
+            )
+        )
+    out += [
+        _outcomes(names, by_name),
+        _voting_and_roles(names, by_name),
+        _blunders(names, by_name),
+        _validity_and_cost(names, by_name),
+        _validity(data),
+    ]
+    if data["designs"]:
+        out.append(_designs(data))
+    return out

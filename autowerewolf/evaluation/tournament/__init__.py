@@ -1,0 +1,1 @@
+"""Playing a tournament: its configuration, schedule, recorded design and result rows."""

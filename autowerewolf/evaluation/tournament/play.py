@@ -1,0 +1,97 @@
+"""Playing a tournament: the planned games not yet finished, on the asynchronous runner.
+
+Re-running continues where it stopped: a game with a result row is skipped, a game with
+checkpoints but no row is resumed (or, if it already finished, just gets its row). A rerun
+with another design is refused, more games extend it (fingerprint.py).
+"""
+
+from collections import Counter
+from dataclasses import dataclass
+
+from rich.console import Console
+
+from autowerewolf.backends.gate import check_rate_limits
+from autowerewolf.batch.local import run_batch
+from autowerewolf.batch.runner import BatchGame
+from autowerewolf.errors import SettingsError
+from autowerewolf.evaluation.tournament.config import TournamentConfig
+from autowerewolf.evaluation.tournament.fingerprint import check_design, recorded
+from autowerewolf.evaluation.tournament.results import connect, finished_ids, row_of, save_row
+from autowerewolf.evaluation.tournament.schedule import PlannedGame, plan
+from autowerewolf.evaluation.tournament.startup import start_models
+from autowerewolf.players.agents.pool import ExperiencePool, pool_config
+from autowerewolf.players.factory import check_models
+from autowerewolf.runner import GameRecord
+from autowerewolf.storage.target import Database
+
+
+def experience_pool(config: TournamentConfig, db: Database) -> ExperiencePool:
+    settings = config.experience
+    return ExperiencePool(pool_config(db, settings.pool, settings.frozen))
+
+
+@dataclass(frozen=True)
+class Pending:
+    todo: list[PlannedGame]  # planned games still to play
+    done: int  # planned games with a result
+    note: str | None  # about the design record: a first record over old games, a resize
+    runs: list[int]  # the planned games of each run that changed the size (fingerprint.py)
+
+
+def pending(config: TournamentConfig, db: Database) -> Pending:
+    """The planned games still to play, and how many are already done, after checking the
+    file's design against the one recorded in `db` (SettingsError if it changed)."""
+    if config.humans:
+        # Nobody here can answer for them: their seats get links in the web app.
+        raise SettingsError(
+            f"contestant {config.humans[0]!r} is human: a tournament with human contestants "
+            "is played in the web app (`autowerewolf serve`, then start it in the lobby), "
+            "and `autowerewolf report DB --tournament NAME` rates it"
+        )
+    games = plan(config)
+    for game in games:
+        if game.models is not None:
+            check_rate_limits(game.models)
+            llm_seats = [s for s, kind in game.seating.seats.items() if kind == "llm"]
+            check_models(game.models, llm_seats, game.setup.build().roles)
+    store = connect(db, create=True)
+    try:
+        done = finished_ids(store, config.name)
+        note = check_design(store, config, done)
+        found = recorded(store, config.name)
+    finally:
+        store.close()
+    todo = [g for g in games if g.game_id not in done]
+    return Pending(todo, len(games) - len(todo), note, found.runs if found else [config.games])
+
+
+def run_tournament(
+    config: TournamentConfig,
+    db: Database,
+    concurrency: int | None = None,
+    console: Console | None = None,
+) -> Counter[str]:
+    """Play every unfinished game of the tournament; returns outcome counts."""
+    todo, done = (found := pending(config, db)).todo, found.done
+    outcomes: Counter[str] = Counter({"already finished": done})
+    started = start_models(todo)
+    if started and console is not None:
+        names = ", ".join(sorted({c.model for c in started}))
+        console.print(f"Started {len(started)} model configs ({names}).", highlight=False)
+    rows = connect(db)
+    experience = experience_pool(config, db)
+
+    def save(record: GameRecord) -> None:
+        save_row(rows, row_of(record, config.prices), config.name)
+
+    jobs = [BatchGame(g.game_id, g.setup, g.seating, g.models) for g in todo]
+    try:
+        played = run_batch(
+            db, jobs, concurrency=concurrency or config.concurrency, console=console,
+            experience=experience, finished=save,
+        )  # fmt: skip
+    finally:
+        rows.close()
+    for outcome in played:
+        outcomes[outcome.winner or "draw" if outcome.status == "finished" else outcome.status] += 1
+    return outcomes

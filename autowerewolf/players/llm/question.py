@@ -1,0 +1,101 @@
+"""A decision's prompt as a pure function of the seat's view: the plain design's question
+(its wording, the seat's choices, a wolf's explosion note) and the messages that ask it.
+
+The LLM player asks exactly these messages, and the training environment
+(`autowerewolf.env`) and agents across a process boundary read the same text, so what a
+policy sees is what an LLM seat sees."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from autowerewolf.players.llm.memory import Memory, remember
+from autowerewolf.prompts.choices import Known, choices_text, explosion_note
+from autowerewolf.prompts.memory import ledger_text, memory_text
+from autowerewolf.prompts.question import (
+    attacked_seat,
+    decision_instruction,
+    decision_message,
+    decision_tail,
+    identity_line,
+    prompt_key,
+)
+from autowerewolf.prompts.table_rules import system_prompt
+from autowerewolf.rules.steps import TextKind, takes_text
+from autowerewolf.rules.views import SeatView
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the plain design asks a seat about its pending decision."""
+
+    memory: Memory
+    known: Known
+    key: str  # the wording's key (prompts/decisions.yaml)
+    instruction: str
+    choices: str
+    notes: tuple[str, ...]  # a wolf's explosion note, when exploding is legal
+    text: TextKind | None  # the free text the answer carries
+
+
+def decision_question(view: SeatView, step: str) -> Question:
+    """The question of `step` (the view's step, or a probe's name) from the view alone."""
+    memory = remember(view)
+    attacked = attacked_seat(view)
+    attacked = "you" if attacked == view.seat else attacked
+    key = prompt_key(step)
+    known = Known(
+        checks=memory.ledger.checks(),
+        claims={s: f.value for s, f in memory.ledger.claims.items()},
+        saved=memory.ledger.saved(),
+    )
+    explosion = explosion_note(view)
+    return Question(
+        memory=memory,
+        known=known,
+        key=key,
+        instruction=decision_instruction(key, view.day, attacked),
+        choices=choices_text(view, key, known),
+        notes=(explosion,) if explosion else (),
+        text=takes_text(step),
+    )
+
+
+@dataclass(frozen=True)
+class Prompt:
+    system: str  # the seat's fixed instructions
+    user: str  # the game so far, then the question (its tail)
+    tail: str  # the question part, new at every call (kept in decision records)
+
+
+def prompt_messages(
+    view: SeatView,
+    instruction: str,
+    notes: Sequence[str] = (),
+    choices: str = "",
+    memory: Memory | None = None,
+    text: TextKind | None = None,
+    system: str | None = None,
+) -> Prompt:
+    """The system and user messages of one question; `notes` are an agent design's
+    additions (estimates, strategy, experiences); `system` is the seat's system prompt if
+    the caller has it already."""
+    memory = memory or remember(view)
+    ledger = memory.ledger
+    noted = ledger_text(
+        view.seat,
+        [(f.kind, f.seat, f.value, f.day) for f in ledger.facts],
+        [(s, f.value, f.day) for s, f in ledger.claims.items()],
+        ledger.votes,
+        memory.verbatim_day,
+    )
+    tail = decision_tail(identity_line(view), noted, notes, instruction, choices, text)
+    user = decision_message(memory_text(memory.digest, memory.recent), tail)
+    return Prompt(system=system or system_prompt(view), user=user, tail=tail)
+
+
+def question_prompt(view: SeatView, step: str, notes: Sequence[str] = ()) -> Prompt:
+    """The messages the plain design sends for the seat's pending decision."""
+    asked = decision_question(view, step)
+    return prompt_messages(
+        view, asked.instruction, (*notes, *asked.notes), asked.choices, asked.memory, asked.text
+    )

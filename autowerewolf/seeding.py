@@ -1,0 +1,29 @@
+"""Where a new game's seed and secret come from when the user gives none.
+
+A seed is the user's handle on a game ("seed 7"); the secret is what makes the game's draws
+unguessable (rules/rng.py `keyed_root`). Both are drawn from the operating system, never
+from a clock or a small space: a 24-bit seed was found from a game's public text in
+seconds.
+"""
+
+import secrets
+
+from autowerewolf.rules.config import MAX_SEED
+
+SECRET_BYTES = 16  # 128 bits
+
+
+def fresh_seed() -> int:
+    """A random seed of 63 bits, the most a checkpoint stores (signed 64-bit)."""
+    return secrets.randbelow(MAX_SEED + 1)
+
+
+def fresh_secret() -> str:
+    return secrets.token_hex(SECRET_BYTES)
+
+
+def seed_and_secret(seed: int | None, secret: str | None) -> tuple[int, str]:
+    """A new game's seed and secret: the ones given, else fresh ones. The command line
+    (`play`, `batch`) and the web lobby choose them here, once per game (a batch: one
+    secret for all its games)."""
+    return (fresh_seed() if seed is None else seed, fresh_secret() if secret is None else secret)

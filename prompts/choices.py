@@ -1,0 +1,118 @@
+"""A decision's choices as the seat sees them: who each seat is to this player (itself, a
+fellow wolf, the sheriff, a revealed role, a check, a claim), the choices that would work
+against its own side, and a wolf's self-explosion."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from autowerewolf.rules.roles import Role
+from autowerewolf.rules.views import SeatView
+
+# Steps whose seat option harms that seat, and steps whose option helps it.
+HARM_STEPS = frozenset({"wolves", "exile_vote", "exile_roll_call", "witch_poison", "hunter_shot"})
+HELP_STEPS = frozenset({"guard", "badge", "election_vote"})
+CHECK_STEPS = frozenset({"seer"})
+
+
+@dataclass(frozen=True)
+class Known:
+    """What the seat knows about the others, for labelling its options."""
+
+    checks: Mapping[str, str] = field(default_factory=dict)  # the Seer's results: wolf/good
+    claims: Mapping[str, str] = field(default_factory=dict)  # the latest claimed role per seat
+    saved: frozenset[str] = frozenset()  # the Witch's cures: seats the wolves attacked
+
+
+def _tags(view: SeatView, known: Known) -> dict[str, list[str]]:
+    tags: dict[str, list[str]] = {}
+    for player in view.players:
+        seat, own = player.seat, []
+        if player.seat == view.seat:
+            own.append("you")
+        elif player.seat in view.teammates:
+            own.append("fellow wolf")
+        if player.sheriff:
+            own.append("sheriff")
+        if player.revealed_role is not None:
+            own.append(f"revealed {player.revealed_role.value}")
+        if seat in known.checks:
+            own.append(f"you checked: {known.checks[seat]}")
+        if seat in known.saved:
+            own.append("you saved them from the wolves")
+        if seat in known.claims and seat != view.seat:
+            own.append(f"claims {known.claims[seat]}")
+        tags[seat] = own
+    return tags
+
+
+def option_labels(view: SeatView, known: Known | None = None) -> dict[str, str]:
+    """Names for seat options (a human seat's buttons): the seat's name, then who it is to
+    this player (itself, a fellow wolf, the sheriff, a revealed role, a check, a claim)."""
+    tags = _tags(view, known or Known())
+    return {seat: ", ".join([view_name(view, seat), *own]) for seat, own in tags.items()}
+
+
+def seat_against_own_side(view: SeatView, known: Known, step: str, seat: str) -> str | None:
+    """Why choosing `seat` would work against the seat's own side, if it would."""
+    revealed = {p.seat: p.revealed_role for p in view.players}
+    wolf = view.camp.value == "wolf"
+    if step in HARM_STEPS:
+        if seat == view.seat:
+            return "yourself"
+        if wolf and seat in view.teammates:
+            return "your fellow wolves"
+        if not wolf and known.checks.get(seat) == "good":
+            return "players you checked as good"
+        if not wolf and seat in known.saved:
+            return "the player you saved from the wolves"
+        role = revealed.get(seat)
+        if not wolf and role is not None and role is not Role.WEREWOLF:
+            return "publicly revealed good players"
+    if step in CHECK_STEPS and (seat in known.checks or revealed.get(seat) is not None):
+        return "players whose side you already know"
+    known_wolf = known.checks.get(seat) == "wolf" or revealed.get(seat) is Role.WEREWOLF
+    if step in HELP_STEPS and not wolf and known_wolf:
+        return "known wolves"
+    return None
+
+
+def choices_text(view: SeatView, step: str, known: Known) -> str:
+    """The legal choices with who each seat is to this player. Choices that work against the
+    player's own side are described, not listed, so that the last seats the model reads
+    before answering are sensible ones (a small model tends to copy the last seat it read);
+    they stay legal. A self-explosion is not among them (`explosion_note`)."""
+    tags = _tags(view, known)
+    listed: list[str] = []
+    against: list[str] = []
+    for option in view.options:
+        reason = seat_against_own_side(view, known, step, option) if option in tags else None
+        if reason is not None:
+            against.append(reason)
+        elif option == "explode":
+            continue
+        elif option in tags:
+            note = ", ".join([view_name(view, option), *tags[option]])
+            listed.append(f"{option} ({note})")
+        else:
+            listed.append(option)
+    text = f"Choices: {', '.join(listed)}."
+    if against:
+        text += f" Also legal but against your own side: {', '.join(dict.fromkeys(against))}."
+    return text
+
+
+def explosion_note(view: SeatView) -> str | None:
+    """A wolf's self-explosion, when it is legal, told before the question rather than among
+    the choices: named last, a small model chose it at nearly every speech."""
+    if "explode" not in view.options:
+        return None
+    return (
+        "As a werewolf you may also answer 'explode' instead: you die at once, revealed as a "
+        "werewolf, and the rest of the day (speeches and vote) is cancelled. It costs your team "
+        "a player, so it is only for a last resort, such as when you or a fellow wolf is about "
+        "to be exiled."
+    )
+
+
+def view_name(view: SeatView, seat: str) -> str:
+    return next(p.name for p in view.players if p.seat == seat)

@@ -1,0 +1,89 @@
+"""The question a seat is asked: its wording (decisions.yaml, worded for the table's rule
+flags), the tail of a decision's message (identity, noted facts, notes, the question and the
+choices), the message itself, and the re-prompt after an invalid answer."""
+
+from collections.abc import Sequence
+
+from autowerewolf.prompts.table_rules import fragments
+from autowerewolf.prompts.texts import read_yaml
+from autowerewolf.rules.events import EventKind
+from autowerewolf.rules.steps import STEPS, TextKind
+from autowerewolf.rules.views import SeatView, TableRules
+
+
+def prompt_key(step: str) -> str:
+    """The wording key of a step's question: the step table's, else the step's own name
+    (a probe, a bid)."""
+    spec = STEPS.get(step)
+    return spec.prompt if spec is not None and spec.prompt else step
+
+
+def attacked_seat(view: SeatView) -> str | None:
+    """The wolves' latest victim as the Witch was told (None for anyone else)."""
+    return next((e.target for e in reversed(view.events) if e.kind is EventKind.WITCH_INFO), None)
+
+
+def decision_instruction(
+    prompt_key: str, day: int, attacked: str | None = None, rules: TableRules | None = None
+) -> str:
+    """What the seat must decide now, worded for the table's rule flags (`rules`, default the
+    rulebook's); changes every call, so it goes at the prompt's end."""
+    template = read_yaml("decisions.yaml")[prompt_key]
+    assert isinstance(template, str)
+    return template.format(day=day, attacked=attacked or "nobody", **fragments(rules))
+
+
+# Where the step takes a text, the line says what it is: told nothing, the embedded model
+# often wrote an assistant's refusal where the grammar made it write a speech.
+ANSWER_LINES: dict[TextKind | None, str] = {
+    None: "Answer with your private reasoning first, then your choice.",
+    "speech": (
+        "Answer with your private reasoning first, then your choice, then your speech: the "
+        "words your character says aloud to the table."
+    ),
+    "message": (
+        "Answer with your private reasoning first, then your choice, then your message: what "
+        "you whisper to your fellow wolves."
+    ),
+}
+
+
+def identity_line(view: SeatView) -> str:
+    """A reminder of who the seat is, at the start of every question. It names no seat id:
+    a small model copies the seats it read last, and the question follows."""
+    return f"(You are {view.name}, the {view.role.value}.)"
+
+
+def decision_tail(
+    identity: str,
+    ledger: str,
+    notes: Sequence[str],
+    instruction: str,
+    choices: str,
+    text: TextKind | None = None,
+) -> str:
+    """The end of a decision's message, new at every call: who the seat is, the facts it
+    noted, its agent's notes (estimates, strategy, experiences), the question and the
+    choices. The question comes last, after every other seat id the seat reads."""
+    parts = [identity]
+    if ledger:
+        parts.append(f"Facts you noted:\n{ledger}")
+    parts.extend(notes)
+    parts.append(f"{instruction}\n{choices}\n{ANSWER_LINES[text]}" if choices else instruction)
+    return "\n\n".join(parts)
+
+
+def decision_message(memory: str, tail: str) -> str:
+    """The user message of one decision: the game so far, then its tail."""
+    return f"Game so far:\n{memory}\n\n{tail}"
+
+
+def reprompt(error: str, options: Sequence[str]) -> str:
+    """After an invalid answer: the error, and the legal choices again."""
+    return (
+        f"That answer was invalid: {error}. Answer again as JSON with "
+        f"'choice' one of: {', '.join(options)}."
+    )
+
+
+NO_ANSWER = "(no answer)"

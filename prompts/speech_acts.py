@@ -1,0 +1,108 @@
+"""Structured speeches: a small model's speech as a few acts (claim a role, report a check
+or a save, accuse, defend, vouch for, follow the sheriff, pass), each with a target chosen
+among the legal seats and a short free reason, rendered here into the sentence the table
+hears. In the spirit of structured discussion tags: a 0.5B model that fills a free speech
+box copies the prompt or apologises; one that picks acts plays (docs/agents.md).
+
+The acts are recorded with the speech (`data["acts"]`), so the metrics can read them, and
+a seat's own act that contradicts what it knows (a Seer reporting a check she never made)
+is out of character (prompts/second_look.py).
+"""
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from autowerewolf.rules.roles import Role
+
+MAX_ACTS = 3
+REASON_CHARS = 90
+Act = Literal["claim", "check", "saved", "accuse", "defend", "vouch", "follow_sheriff", "pass"]
+ACTS: tuple[str, ...] = Act.__args__  # type: ignore[attr-defined]
+RESULTS = ("wolf", "good")
+ACT_HELP = (
+    "claim: say your role is `role`; check: report that you checked `seat` and found "
+    "`result`; saved: report that you saved `seat` last night; accuse: say you suspect "
+    "`seat`; defend: defend yourself; vouch: say you trust `seat`; follow_sheriff: say you "
+    "will vote with the sheriff; pass: say you have nothing to add. `reason`: a few words "
+    "of your own on why."
+)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+@lru_cache(maxsize=256)
+def acts_schema(seats: tuple[str, ...], roles: tuple[str, ...]) -> type[BaseModel]:
+    """One act: its kind, a seat among `seats` (or none), a role among `roles` (or none),
+    a result, and a short reason."""
+    fields: dict[str, Any] = {
+        "act": (Literal[ACTS], Field(description="What you do in this part of your speech.")),
+        "seat": (Literal[(*seats, "none")], Field(description="The player it is about.")),
+        "role": (Literal[(*roles, "none")], Field(description="For claim: the role you claim.")),
+        "result": (Literal[(*RESULTS, "none")], Field(description="For check: what you saw.")),
+        "reason": (str, Field(max_length=REASON_CHARS, description="Why, in a few words.")),
+    }
+    return create_model("SpeechAct", __base__=_Strict, **fields)
+
+
+def speech_field(seats: tuple[str, ...], roles: tuple[str, ...]) -> tuple[Any, Any]:
+    """The `acts` field of a speech answer: one to three acts."""
+    act = acts_schema(seats, roles)
+    return (
+        list[act],  # type: ignore[valid-type]
+        Field(min_length=1, max_length=MAX_ACTS, description=f"Your speech, as acts. {ACT_HELP}"),
+    )
+
+
+def _reason(act: dict[str, str]) -> str:
+    reason = " ".join(str(act.get("reason") or "").split()).strip(" .")
+    return f": {reason}." if reason else "."
+
+
+def render_act(act: dict[str, str]) -> str:
+    """One act as the sentence the table hears."""
+    kind, seat, role, result = act["act"], act.get("seat"), act.get("role"), act.get("result")
+    about = seat if seat and seat != "none" else None
+    if kind == "claim" and role and role != "none":
+        return f"I am the {role}" + _reason(act)
+    if kind == "check" and about and result and result != "none":
+        return f"I checked {about} last night: {result}" + _reason(act)
+    if kind == "saved" and about:
+        return f"I saved {about} last night" + _reason(act)
+    if kind == "accuse" and about:
+        return f"I suspect {about}" + _reason(act)
+    if kind == "vouch" and about:
+        return f"I trust {about}" + _reason(act)
+    if kind == "defend":
+        return "I am not a wolf" + _reason(act)
+    if kind == "follow_sheriff":
+        return "I will vote with the sheriff" + _reason(act)
+    return "I have nothing to add" + _reason(act)
+
+
+def render(acts: Sequence[dict[str, str]]) -> str:
+    """A structured speech as one paragraph."""
+    return " ".join(render_act(act) for act in acts) or "I have nothing to add."
+
+
+def contradiction(
+    acts: Sequence[dict[str, str]], role: Role, checks: dict[str, str], saved: Sequence[str]
+) -> str | None:
+    """Why a seat's own acts contradict what it knows, if they do: a Seer reporting a check
+    she never made or a result she did not see, a Witch a save she never made. (A wolf's
+    false claim is a bluff, not a contradiction.)"""
+    for act in acts:
+        seat = act.get("seat")
+        if role is Role.SEER and act["act"] == "check" and seat and seat != "none":
+            seen = checks.get(seat)
+            if seen is None:
+                return f"a check of {seat} you never made"
+            if act.get("result") not in (None, "none") and act["result"] != seen:
+                return f"a check of {seat} that says {act['result']} where you saw {seen}"
+        if role is Role.WITCH and act["act"] == "saved" and seat and seat not in saved:
+            return f"a save of {seat} you never made"
+    return None

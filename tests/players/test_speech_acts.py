@@ -1,0 +1,120 @@
+"""Structured speeches (prompts/speech_acts.py) and the widened out-of-character check
+(prompts/second_look.py): a small model's speech as acts about legal seats, rendered into
+the sentence the table hears; a speech that recites its prompt, or a Seer reporting a check
+she never made, gets a second look and counts as out of character."""
+
+from dataclasses import replace
+
+import pytest
+from pydantic import ValidationError
+
+from autowerewolf.backends.config import ModelConfig
+from autowerewolf.backends.simulated import SimulatedChatModel
+from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
+from autowerewolf.graph.context import GameContext
+from autowerewolf.players.llm.player import LLMPlayer
+from autowerewolf.players.seating import Seating
+from autowerewolf.prompts.answers import COMPACT, answer_schema
+from autowerewolf.prompts.second_look import copies_prompt, out_of_character
+from autowerewolf.prompts.speech_acts import contradiction, render
+from autowerewolf.rules.config import GameSetup
+from autowerewolf.rules.roles import Role
+from autowerewolf.rules.views import SeatView
+from tests.fixed import SECRET
+
+ACTS = replace(COMPACT, speech_acts=True)
+SEATS = ("P01", "P02", "P05")
+ROLES = ("werewolf", "villager", "seer")
+
+
+def act(kind: str, seat: str = "none", **more: str) -> dict[str, str]:
+    return {"act": kind, "seat": seat, "role": "none", "result": "none", "reason": "", **more}
+
+
+def test_each_act_reads_as_a_sentence() -> None:
+    spoken = render(
+        [
+            act("claim", role="seer", reason="hear me out"),
+            act("check", "P05", result="wolf"),
+            act("accuse", "P02", reason="he dodged the vote"),
+        ]
+    )
+    assert spoken == (
+        "I am the seer: hear me out. I checked P05 last night: wolf. "
+        "I suspect P02: he dodged the vote."
+    )
+    assert render([act("vouch", "P01")]) == "I trust P01."
+    assert render([act("pass")]) == "I have nothing to add."
+    assert render([act("accuse")]) == "I have nothing to add."  # no seat: nothing to accuse
+
+
+def test_a_structured_speech_names_only_legal_seats_and_roles() -> None:
+    schema = answer_schema("speech", ("speak",), ACTS, SEATS, ROLES)
+    good = {"reasoning": "", "choice": "speak", "acts": [act("accuse", "P02")]}
+    assert schema.model_validate(good)
+    for bad in (
+        {**good, "acts": [act("accuse", "P09")]},  # not a seat at the table
+        {**good, "acts": [act("claim", role="witch")]},  # not a role of the board
+        {**good, "acts": []},
+        {**good, "acts": [act("pass")] * 4},
+        {**good, "acts": [act("accuse", "P02", reason="x" * 200)]},
+    ):
+        with pytest.raises(ValidationError):
+            schema.model_validate(bad)
+    assert "speech" in answer_schema("speech", ("speak",), COMPACT, SEATS, ROLES).model_fields
+
+
+def test_the_embedded_model_speaks_in_acts_and_api_models_freely() -> None:
+    assert ModelConfig(backend="local", model="m").bounds().speech_acts
+    assert not ModelConfig(backend="api", model="m", base_url="http://x").bounds().speech_acts
+    assert not ModelConfig(backend="local", model="m", speech="free").bounds().speech_acts
+    configured = ModelConfig(backend="api", model="m", base_url="http://x", speech="acts")
+    assert configured.bounds().speech_acts
+
+
+def test_a_seer_reporting_a_check_she_never_made_contradicts_herself() -> None:
+    checks = {"P05": "wolf"}
+    assert contradiction([act("check", "P05", result="wolf")], Role.SEER, checks, []) is None
+    assert "never made" in str(contradiction([act("check", "P02")], Role.SEER, checks, []))
+    wrong = contradiction([act("check", "P05", result="good")], Role.SEER, checks, [])
+    assert wrong is not None and "saw wolf" in wrong
+    assert contradiction([act("check", "P02")], Role.WEREWOLF, {}, []) is None  # a bluff
+    assert "save" in str(contradiction([act("saved", "P01")], Role.WITCH, {}, []))
+
+
+def test_a_speech_that_recites_its_prompt_is_out_of_character() -> None:
+    # What the embedded model said in 44 of 47 speeches of one game: the rule it was shown.
+    note = (
+        "I propose to kill P01 at once, revealed as a werewolf, and the rest of the day "
+        "(speeches and vote) is cancelled. It costs my team a player."
+    )
+    recited = f"I am Riley, and {note.lower()}"
+    assert copies_prompt(recited, note) and out_of_character(recited, note)
+    assert not out_of_character("I suspect P03: he voted with P05 twice, and P05 is a wolf.")
+    # The fixed texts (rules, roles, questions) count without being passed.
+    rule = "Werewolf is a party game of bluffing and deduction, and you play one player"
+    assert out_of_character(f"Well. {rule} here.")
+
+
+def test_llm_seats_speaking_in_acts_play_a_game_with_rendered_speeches() -> None:
+    chat = SimulatedChatModel(latency_s=0.0)
+
+    def players(seat: str, kind: str, seating: Seating, view: SeatView) -> LLMPlayer:
+        return LLMPlayer(chat, "sim", ACTS)
+
+    out = (
+        build_graph()
+        .compile()
+        .invoke(
+            {
+                "setup": GameSetup(board="8-arena", seed=3, secret=SECRET),
+                "seating": Seating(default="llm"),
+            },
+            {"recursion_limit": RECURSION_LIMIT},
+            context=GameContext(player_factory=players),
+        )
+    )
+    speeches = [r for r in out["records"] if r.purpose == "decision" and r.option == "speak"]
+    assert speeches and all(r.data and r.data["acts"] for r in speeches)
+    assert all(r.text == render(r.data["acts"]) for r in speeches if r.data)
+    assert all(out_of_character(r.text) is False for r in speeches)

@@ -1,0 +1,1 @@
+../../autowerewolf/extras.py

@@ -1,0 +1,1 @@
+../../autowerewolf/forking.py

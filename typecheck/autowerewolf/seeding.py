@@ -1,0 +1,1 @@
+../../autowerewolf/seeding.py

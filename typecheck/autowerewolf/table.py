@@ -1,0 +1,1 @@
+../../autowerewolf/table.py
