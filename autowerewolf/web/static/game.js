@@ -2,22 +2,32 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, post, html, ErrorLine, absolute } from "/app/api.js";
 import { useLive } from "/app/live.js";
-import { SeatCircle, Transcript, Votes, flatten, rowsUpTo } from "/app/table.js";
+import { Reveal, SeatCircle, Transcript, VoteGrid, flatten, phaseAt, playersAt, rowsUpTo } from "/app/table.js";
 import { DrillDown } from "/app/drill.js";
 import { MyStanding, SeatPanel } from "/app/seat.js";
 
 const PLAY_MS = 250;
 
-function Links({ links }) {
-  if (!links || !Object.keys(links).length) return null;
+function Links({ gameId, links }) {
+  const [shown, setShown] = useState(links || {});
+  const [error, setError] = useState(null);
+  useEffect(() => setShown(links || {}), [links]);
+  if (!Object.keys(shown).length) return null;
+  const revoke = (who) =>
+    post(`/aw/games/${encodeURIComponent(gameId)}/links/${encodeURIComponent(who)}/revoke`, {})
+      .then((made) => setShown({ ...shown, [who]: made.link }), setError);
   return html`<details class="card links" id="links"><summary>Links to hand out</summary>
-    <ul>${Object.entries(links).map(([who, link]) => html`<li>
-      <b>${who}</b> <a id=${`link-${who}`} href=${link}>${absolute(link)}</a></li>`)}</ul>
-    <p class="hint">A seat's link plays that seat; the spectator's link shows the public view.</p>
+    <ul>${Object.entries(shown).map(([who, link]) => html`<li>
+      <b>${who}</b> <a id=${`link-${who}`} href=${link}>${absolute(link)}</a>
+      <button id=${`revoke-${who}`} onClick=${() => revoke(who)}
+        title="this link stops working; a new one replaces it">revoke</button></li>`)}</ul>
+    <p class="hint">A seat's link plays that seat; the spectator's link shows the public view.
+      Keep links private: anyone holding one can use it until it expires or you revoke it.</p>
+    <${ErrorLine} error=${error} />
   </details>`;
 }
 
-function Controls({ position, total, onMove, playing, onPlay }) {
+function Controls({ position, total, onMove, playing, onPlay, onBranch }) {
   const live = position === null;
   const at = live ? total : position + 1;
   return html`<div class="controls" id="controls">
@@ -29,6 +39,8 @@ function Controls({ position, total, onMove, playing, onPlay }) {
     <input id="scrubber" type="range" min="0" max=${Math.max(total - 1, 0)} value=${at - 1}
       onInput=${(e) => onMove(Number(e.target.value))} />
     <span id="position">${live ? `latest (${total} events)` : `event ${at} of ${total}`}</span>
+    ${onBranch && html`<button id="branch" onClick=${onBranch}
+      title="a new game from this step (the command line's fork)">branch from here</button>`}
   </div>`;
 }
 
@@ -48,11 +60,21 @@ export function GamePage({ gameId, me }) {
   const { frames, status, ready, connection } = useLive(gameId, audience);
   const marked = useRef(false);
 
-  const loadHeader = (chosen) =>
-    api(`/aw/games/${encodeURIComponent(gameId)}${chosen ? `?audience=${encodeURIComponent(chosen)}` : ""}`)
-      .then((body) => { setHeader(body); setAudience(body.audience); }, setError);
+  // The audience last asked for, and which header request is the latest: a reload that
+  // answers after a newer one (a status change just before the person chose an audience)
+  // must not put the older audience back.
+  const wanted = useRef(null);
+  const asked = useRef(0);
+  const loadHeader = (chosen) => {
+    wanted.current = chosen;
+    const request = ++asked.current;
+    const latest = () => request === asked.current;
+    return api(`/aw/games/${encodeURIComponent(gameId)}${chosen ? `?audience=${encodeURIComponent(chosen)}` : ""}`)
+      .then((body) => { if (latest()) { setHeader(body); setAudience(body.audience); } },
+        (failure) => { if (latest()) setError(failure); });
+  };
   useEffect(() => { loadHeader(null); }, [gameId]);
-  useEffect(() => { if (status && audience) loadHeader(audience); }, [status]);
+  useEffect(() => { if (status && audience) loadHeader(wanted.current ?? audience); }, [status]);
   useEffect(() => {
     if (ready && !marked.current) {
       marked.current = true;
@@ -77,21 +99,32 @@ export function GamePage({ gameId, me }) {
   const shown = position === null ? total : position + 1;
   const current = shown ? events[shown - 1] : null;
   const frame = current ? frames[current.frame] : frames[frames.length - 1];
-  const players = frame ? frame.players : [];
+  // The table as of the event shown: a frame's players are those after its last event.
+  const players = playersAt(frames, events, shown);
   const focus = new Set(current ? [current.event.actor, current.event.target, ...current.event.targets] : []);
   const visible = events.slice(0, shown).map((e) => e.event);
-  const over = frame && frame.over;
+  const atEnd = shown === total;
+  const over = frame && frame.over && atEnd;
+  const phase = phaseAt(visible);
   const centre = html`<div id="centre">
-    <div class="day">Day ${frame ? frame.day : 1}</div>
-    ${over ? html`<div class="winner" id="winner">${frame.winner ? `${frame.winner} win` : "draw"}</div>` : ""}
+    <div class="day" id="phase">${phase.night ? "Night" : "Day"} ${phase.number || (frame ? frame.day : 1)}</div>
+    ${phase.night && !over ? html`<div class="calling" id="calling">the moderator calls the night roles</div>` : ""}
+    ${over ? html`<div class="winner" id="winner">${frame.winner ? `${frame.winner} win` : "draw"}</div>
+      <div class="reason">${frame.win_reason || ""}</div>` : ""}
   </div>`;
+  const live = me.kind === "seat" && !(frames.length && frames[frames.length - 1].over);
+  const branch = audience === "god" && position !== null && current && frame && frame.ply !== undefined
+    ? () => post(`/aw/games/${encodeURIComponent(gameId)}/fork`, { ply: frame.ply })
+      .then((made) => { location.hash = `#/game/${made.game}`; }, setError)
+    : null;
   const changeAudience = (value) => {
     setPosition(null);
     setDrill(null);
     loadHeader(value);
   };
 
-  return html`<section class="game" data-ready=${ready || ""}>
+  return html`<section class=${`game ${phase.night && !over ? "night" : "daytime"}`} data-ready=${ready || ""}
+      data-phase=${phase.night ? "night" : "day"}>
     <div class="game-head">
       <h2>Game <span class="mono">${gameId}</span> · ${header.board}</h2>
       <span class="status" id="status" data-status=${status ? status.status : ""}>${statusText(status, connection)}</span>
@@ -99,19 +132,21 @@ export function GamePage({ gameId, me }) {
         ${header.audiences.map((a) => html`<option value=${a}>${a === "god" ? "god view" : a}</option>`)}
       </select></label>
     </div>
-    <${Links} links=${header.links} />
+    <${Links} gameId=${gameId} links=${header.links} />
     ${me.kind === "owner" && header.server && status && status.status === "stopped" && html`<p class="card">
       This game stopped before its end (its server was stopped).
       <button id="resume" onClick=${() => post(`/aw/games/${encodeURIComponent(gameId)}/resume`, {}).catch(setError)}>Resume it</button></p>`}
-    <${Controls} position=${position} total=${total} playing=${playing}
+    ${live ? "" : html`<${Controls} position=${position} total=${total} playing=${playing}
       onMove=${(p) => { setPlaying(false); setPosition(p === null || p >= total - 1 ? null : p); }}
-      onPlay=${() => { if (!playing && position === null) setPosition(0); setPlaying(!playing); }} />
+      onPlay=${() => { if (!playing && position === null) setPosition(0); setPlaying(!playing); }}
+      onBranch=${branch} />`}
+    ${me.kind === "seat" && html`<${SeatPanel} gameId=${gameId} turn=${status ? status.turn : null} />`}
     <div class="board">
       <div class="left">
         <${SeatCircle} players=${players} focus=${focus} centre=${centre} />
-        ${me.kind === "seat" && html`<${SeatPanel} gameId=${gameId} turn=${status ? status.turn : null} />`}
         <${MyStanding} me=${header.me} />
-        <${Votes} events=${visible} />
+        ${over && html`<${Reveal} lines=${frame.reveal || []} />`}
+        <${VoteGrid} events=${visible} players=${players} />
       </div>
       <div class="right">
         <${Transcript} rows=${rowsUpTo(frames, shown)} onRecord=${setDrill} />
