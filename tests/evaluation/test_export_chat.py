@@ -18,6 +18,7 @@ import pytest
 
 from autowerewolf.evaluation.export.jsonl import public_part
 from autowerewolf.runner import Games
+from tests.fixed import HEX_SECRET
 from tests.graph.graph_helpers import assert_user_error, cli
 from tests.web.fake_model import _Handler
 from tests.web.leaks import leaks
@@ -62,10 +63,12 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[s
         models = folder / "models.yaml"
         models.write_text(f"default: {{backend: api, base_url: '{url}', model: thinker}}\n")
         for seed in (1, 2):
+            # A fixed secret: the same deals every run; a fresh one could seat the Seer at
+            # the external agent's P02 in both games, leaving the `--role seer` filter empty.
             result = cli("play", "--board", "9-standard", "--players", "llm", "--models", models,
                          "--agent", "P01=estimator", "--agent", f"P02=cmd:{sys.executable} {AGENT}",
-                         "--seed", seed, "--narration", "off", "--db", db,
-                         "--game-id", f"g{seed}")  # fmt: skip
+                         "--seed", seed, "--secret", HEX_SECRET, "--narration", "off",
+                         "--db", db, "--game-id", f"g{seed}")  # fmt: skip
             assert result.exit_code == 0, result.stderr
     return db, sent
 

@@ -36,8 +36,9 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
             agents = [a for agent in AGENTS for a in ("--agent", agent)]
             # A fixed secret: the same deals every run, both with exile votes to check.
             played = cli("play", "--players", "llm", "--models", models, "--seed", seed,
-                         "--secret", HEX_SECRET, "--narration", "off", "--db", db, "--game-id", f"g{seed}",
-                         "--experience", folder / "pool.jsonl", *agents)  # fmt: skip
+                         "--secret", HEX_SECRET, "--narration", "off", "--db", db,
+                         "--game-id", f"g{seed}", "--experience", folder / "pool.jsonl",
+                         *agents)  # fmt: skip
             assert played.exit_code == 0, played.stderr
     result = cli("export", db, "--out", out)
     assert result.exit_code == 0, result.stderr

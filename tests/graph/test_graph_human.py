@@ -11,7 +11,7 @@ from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.random_play import play_random_game, random_action
 from autowerewolf.rules.rng import seat_seed
 from autowerewolf.runner import GameError, Games
-from tests.fixed import SECRET
+from tests.fixed import HEX_SECRET, SECRET
 from tests.graph.graph_helpers import assert_user_error, cli, first_option_answers, flat, new_games
 
 SETUP = GameSetup(secret=SECRET, board="12-A", seed=13)  # P03 is asked only a handful of times
@@ -91,9 +91,11 @@ def test_human_answering_like_random_plays_the_random_game(games: Games) -> None
 
 def test_cli_human_seat_resumed_with_answers(tmp_path: Path) -> None:
     db = tmp_path / "cli.db"
+    # A fixed secret (P03 is asked 6 times and speaks twice): a fresh one may ask P03 more often
+    # than the loop below answers, or end P03's game before it speaks.
     result = cli(
-        "play", "--players", "random", "--seed", 13, "--seat", "P03=human", "--game-id", "hc",
-        "--db", db,
+        "play", "--players", "random", "--seed", 13, "--secret", HEX_SECRET, "--seat",
+        "P03=human", "--game-id", "hc", "--db", db,
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert "waits for human seat(s) P03" in flat(result.stdout)
