@@ -27,7 +27,7 @@ from typing import NamedTuple
 from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.nodes.ask import Table
 from autowerewolf.players.base import DecisionRequest
-from autowerewolf.players.factory import DEFAULT_MODELS, LOCAL_CONTEXT_TOKENS, ModelPool
+from autowerewolf.players.factory import DEFAULT_MODELS, ModelPool
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.prompts.second_look import out_of_character
 from autowerewolf.rules.engine import pending_decision
@@ -114,7 +114,7 @@ def main() -> None:
     then: Counter[str] = Counter()
     now: Counter[str] = Counter()
     second_looks = 0
-    with LocalServer(model_path=args.model, alias="replay", ctx_size=LOCAL_CONTEXT_TOKENS) as srv:
+    with LocalServer(model_path=args.model, alias="replay") as srv:
         config = DEFAULT_MODELS.default.model_copy(
             update={"model": "replay", "base_url": srv.base_url, "timeout_s": 900}
         )

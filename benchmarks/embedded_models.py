@@ -5,24 +5,31 @@ fallbacks and seconds per game.
         --model qwen0.5b=/path/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf \\
         --model smollm2=/path/SmolLM2-135M-Instruct.Q4_1.gguf --games 10 --out bench-models
     python benchmarks/embedded_models.py table --out bench-models
+    python benchmarks/embedded_models.py profile --out bench-models
 
-`play` serves each model with the project's llama.cpp server (2 slots, 16k context, prompt
-cache on, as the local backend runs it) and plays seeded games, every seat `llm` with the
+`play` serves each model with the project's llama.cpp server (as the local backend runs it:
+a slot per seat, prompt cache on) and plays seeded games, every seat `llm` with the
 `plain` agent design, into one database per model (`OUT/LABEL.db`). Seeds are interleaved
 across the models (seed 1 on every model, then seed 2...), so that a run cut short leaves
 every model with as many games; running it again continues where it stopped. Each game's
-wall time and the machine's load average are appended to `OUT/LABEL.jsonl`.
+wall time, the machine's load average and the server's own work (from its log: prompt
+tokens it computed and the seconds it spent on them, tokens it generated and their seconds;
+the slots work at once in a simultaneous decision, so these seconds overlap) are appended
+to `OUT/LABEL.jsonl`.
 
 `table` reads the databases read-only and prints one Markdown row per model: the blunder
 rates of `autowerewolf.evaluation.games.blunders` (each metric and overall, blunders /
 opportunities over all games), the share of decisions that fell back to a random choice,
-the share of speeches and wolf messages that stayed out of character (an assistant's
-apology or refusal, `prompts/second_look.py`) and the median seconds per game.
+the share of speeches and wolf messages that stayed out of character (an apology or a
+refusal, a recited prompt, a claim against what the seat knew: `prompts/second_look.py`),
+the share of prompt tokens the server answered from its cache, the decisions asked a
+second time, and the median seconds per game; `profile` prints where each game's time went.
 """
 
 import argparse
 import json
 import os
+import re
 import statistics
 import time
 from pathlib import Path
@@ -30,10 +37,10 @@ from pathlib import Path
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.evaluation.games.blunders import Tally, blunders, merge, total
+from autowerewolf.evaluation.games.facts import SECOND_LOOK
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import (
     DEFAULT_MODELS,
-    LOCAL_CONTEXT_TOKENS,
     ModelPool,
     PlayerBuilder,
 )
@@ -72,7 +79,8 @@ def play_game(label: str, path: Path, seed: int, out: Path) -> None:
             return
     finally:
         games.close()
-    server = LocalServer(model_path=path, alias=label, ctx_size=LOCAL_CONTEXT_TOKENS)
+    log = out / f"{game_id}.{int(time.time())}.server.log"
+    server = LocalServer(model_path=path, alias=label, log_path=log)
     with server:
         config = DEFAULT_MODELS.default.model_copy(
             update={"model": label, "base_url": server.base_url, "timeout_s": 900}
@@ -86,7 +94,10 @@ def play_game(label: str, path: Path, seed: int, out: Path) -> None:
             if games.exists(game_id):
                 record = games.resume(game_id)
             else:
-                record = games.start(game_id, GameSetup(seed=seed), Seating(default="llm"))
+                # The empty secret: the seed alone deals, so seed N is the same deal on
+                # every model and every run (the sampling still varies).
+                setup = GameSetup(seed=seed, secret="")
+                record = games.start(game_id, setup, Seating(default="llm"))
         finally:
             games.close()
         wall = time.monotonic() - began
@@ -99,10 +110,27 @@ def play_game(label: str, path: Path, seed: int, out: Path) -> None:
         "load_after": load(),
         "days": record.game.day,
         "winner": record.game.winner.value if record.game.winner else None,
+        **server_work(log),
     }
     with (out / f"{label}.jsonl").open("a", encoding="utf-8") as f:
         f.write(json.dumps(line) + "\n")
     print(json.dumps(line), flush=True)
+
+
+# llama-server's timing lines: "prompt eval time = 9568.81 ms / 460 tokens (...)" and
+# "eval time = 5544.24 ms / 80 tokens (...)", one pair per answered request.
+TIMING = re.compile(r"(prompt eval|\|\s+eval) time =\s+([\d.]+) ms /\s+(\d+) tokens")
+
+
+def server_work(log: Path) -> dict[str, float]:
+    """What the server computed in one run, from its log."""
+    work = {"requests": 0.0, "prompt_tokens": 0.0, "prompt_s": 0.0, "gen_tokens": 0.0, "gen_s": 0.0}
+    for kind, ms, tokens in TIMING.findall(log.read_text(errors="replace")):
+        prompt = kind == "prompt eval"
+        work["requests"] += prompt
+        work["prompt_tokens" if prompt else "gen_tokens"] += int(tokens)
+        work["prompt_s" if prompt else "gen_s"] += float(ms) / 1000
+    return {k: round(v, 1) for k, v in work.items()}
 
 
 def _out_of_character(game: GameRecord, record: DecisionRecord) -> bool:
@@ -119,13 +147,15 @@ def table(out: Path) -> None:
     print(
         "| model | games | "
         + " | ".join(METRICS)
-        + " | fallbacks | out of character | s/game median | days median | load (1/5 min) |"
+        + " | fallbacks | out of character | from cache | second looks | s/game median"
+        + " | days median | load (1/5 min) |"
     )
-    print("|" + "---|" * (len(METRICS) + 7))
+    print("|" + "---|" * (len(METRICS) + 9))
     for db in sorted(out.glob("*.db")):
         label = db.stem
         games = Games(db, readonly=True)
         tables, fallbacks, decisions, texts, refusals = [], 0, 0, 0, 0
+        prompt_tokens, cached_tokens, second_looks = 0, 0, 0
         try:
             for game_id in games.ids():
                 record = games.peek(game_id)
@@ -138,6 +168,9 @@ def table(out: Path) -> None:
                 said = [r for r in llm if r.text]
                 texts += len(said)
                 refusals += sum(_out_of_character(record, r) for r in said)
+                prompt_tokens += sum(r.tokens_in or 0 for r in llm)
+                cached_tokens += sum(r.cached_tokens or 0 for r in llm)
+                second_looks += sum(SECOND_LOOK in (r.error or "") for r in llm)
         finally:
             games.close()
         timings = out / f"{label}.jsonl"  # absent until the model's first game has ended
@@ -155,10 +188,28 @@ def table(out: Path) -> None:
             + " | ".join(cells)
             + f" | {fallbacks}/{decisions} ({fallbacks / max(1, decisions):.1%})"
             + f" | {refusals}/{texts} ({refusals / max(1, texts):.0%})"
+            + f" | {cached_tokens / max(1, prompt_tokens):.1%}"
+            + f" | {second_looks}/{decisions}"
             + f" | {statistics.median(walls) if walls else 0:.0f}"
             + f" | {statistics.median(days) if days else 0:.0f}"
             + f" | {loads[0] if loads else '-'} to {loads[-1] if loads else '-'} |"
         )
+
+
+def profile(out: Path) -> None:
+    """Where each finished game's time went: the server's own figures per game."""
+    print("| game | wall s | requests | prompt tokens computed | prompt s | tokens generated"
+          " | generation s | load before |")  # fmt: skip
+    print("|" + "---|" * 8)
+    for timings in sorted(out.glob("*.jsonl")):
+        for line in map(json.loads, timings.read_text().splitlines()):
+            if line["status"] != "finished" or "requests" not in line:
+                continue
+            print(
+                f"| {line['game']} | {line['wall_s']:.0f} | {line['requests']:.0f}"
+                f" | {line['prompt_tokens']:.0f} | {line['prompt_s']:.0f}"
+                f" | {line['gen_tokens']:.0f} | {line['gen_s']:.0f} | {line['load_before']} |"
+            )
 
 
 def _rate(tally: Tally | None) -> str:
@@ -171,7 +222,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument("command", choices=("play", "table"))
+    parser.add_argument("command", choices=("play", "table", "profile"))
     parser.add_argument("--model", action="append", default=[], help="LABEL=PATH.gguf")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed-start", type=int, default=1)
@@ -180,6 +231,9 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     if args.command == "table":
         table(args.out)
+        return
+    if args.command == "profile":
+        profile(args.out)
         return
     models = [(label, Path(path)) for label, _, path in (m.partition("=") for m in args.model)]
     for seed in range(args.seed_start, args.seed_start + args.games):

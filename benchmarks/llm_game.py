@@ -19,7 +19,6 @@ from autowerewolf.backends.simulated import SimulatedChatModel
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.base import Player
 from autowerewolf.players.factory import (
-    LOCAL_CONTEXT_TOKENS,
     ModelPool,
     PlayerBuilder,
     PlayerFactory,
@@ -82,7 +81,7 @@ def main() -> None:
         help="rule flag=value, e.g. allow_wolf_self_explode=false",
     )
     args = parser.parse_args()
-    pool = ModelPool(LocalServer(ctx_size=LOCAL_CONTEXT_TOKENS))
+    pool = ModelPool(LocalServer())
     factory = simulated_factory(args.simulated) if args.simulated else PlayerBuilder(None, pool)
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "bench.db"

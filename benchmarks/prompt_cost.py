@@ -63,7 +63,7 @@ class FakePool(ModelPool):
         super().__init__()
         self.fake = chat
 
-    def chat(self, config: ModelConfig) -> Any:
+    def chat(self, config: ModelConfig, seat: int | None = None) -> Any:
         return self.fake
 
 

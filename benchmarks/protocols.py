@@ -19,7 +19,6 @@ from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import (
-    LOCAL_CONTEXT_TOKENS,
     ModelPool,
     PlayerBuilder,
     load_models,
@@ -87,7 +86,7 @@ def one_local_day(
     """Night 1 and Day 1 on the embedded model: bidding and every probe. A role estimate
     of every other seat needs more than the default 400 answer tokens, and more time on a
     busy CPU: `max_tokens` and `timeout_s` raise both."""
-    pool = ModelPool(LocalServer(ctx_size=LOCAL_CONTEXT_TOKENS))
+    pool = ModelPool(LocalServer())
     settings = [f"default.max_tokens={max_tokens}", f"default.timeout_s={timeout_s}"]
     models = load_models(None, settings)
     # Without explosions a day always reaches its last speech and vote (every probe asked).

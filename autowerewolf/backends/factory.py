@@ -146,7 +146,13 @@ class RedactingChatOpenAI(ChatOpenAI):
             raise _redacted(err) from None
 
 
-def _openai(cfg: ModelConfig, base_url: str, api_key: SecretStr, retries: int) -> ChatOpenAI:
+def _openai(
+    cfg: ModelConfig,
+    base_url: str,
+    api_key: SecretStr,
+    retries: int,
+    extra_body: dict[str, Any] | None = None,
+) -> ChatOpenAI:
     return RedactingChatOpenAI(
         model=cfg.model,
         base_url=base_url,
@@ -158,6 +164,7 @@ def _openai(cfg: ModelConfig, base_url: str, api_key: SecretStr, retries: int) -
         seed=cfg.seed,
         # Streaming calls then also carry token usage, which cost accounting needs.
         stream_usage=True,
+        extra_body=extra_body,
     )
 
 
@@ -177,14 +184,19 @@ def _ollama(cfg: ModelConfig, base_url: str) -> ChatOllama:
 
 
 def make_chat_model(
-    cfg: ModelConfig, local: LocalServer | None = None, *, client_retries: bool = True
+    cfg: ModelConfig,
+    local: LocalServer | None = None,
+    *,
+    client_retries: bool = True,
+    slot: int | None = None,
 ) -> BaseChatModel:
     """A LangChain chat model for ``cfg``.
 
     ``local`` is the running managed llama-server used by ``backend: local`` configs
     without their own ``base_url`` (a ``base_url`` there points at an already running
     llama-server instead). ``client_retries=False``: the OpenAI client does not retry by
-    itself, because a gate (backends/gate.py) does.
+    itself, because a gate (backends/gate.py) does. ``slot``: every call goes to that slot
+    of the managed server (llama-server's ``id_slot``), whose prompt cache it then reuses.
     """
     retries = cfg.retries if client_retries else 0
     if cfg.backend == "api":
@@ -198,12 +210,11 @@ def make_chat_model(
             latency_s=cfg.latency_s, jitter_s=cfg.jitter_s, seed=cfg.seed or 0
         )
     if cfg.base_url is not None:
-        base_url = cfg.base_url
-    elif local is not None:
-        base_url = local.base_url
-    else:
+        return _openai(cfg, cfg.base_url, SecretStr(PLACEHOLDER_API_KEY), retries)
+    if local is None:
         raise SettingsError(
             f"model '{cfg.model}' uses backend 'local' but no local server was given; "
             "start one with LocalServer() or set base_url"
         )
-    return _openai(cfg, base_url, SecretStr(PLACEHOLDER_API_KEY), retries)
+    extra = None if slot is None else {"id_slot": slot}
+    return _openai(cfg, local.base_url, SecretStr(PLACEHOLDER_API_KEY), retries, extra)

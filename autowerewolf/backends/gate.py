@@ -267,8 +267,8 @@ class Gates:
         if key not in self._gates:
             in_flight = config.max_in_flight
             if in_flight is None and config.backend == "local" and config.base_url is None:
-                # The embedded server's slots: more calls would only queue there, where a
-                # long queue ends in client timeouts.
+                # The embedded server's slots (one per seat): more calls would only queue
+                # there, where a long queue ends in client timeouts.
                 in_flight = DEFAULT_PARALLEL
             self._gates[key] = ModelGate(
                 in_flight, config.requests_per_s, config.retries + 1, self.stats

@@ -212,18 +212,29 @@ class _Service(ABC):
         self.stop()
 
 
-# Requests the managed server answers at once (its slots); more wait in its queue.
-DEFAULT_PARALLEL = 2
+# One slot per seat of the largest preset board, and one for every other caller (the
+# moderator's narration, a study's questions): each seat keeps its own prompt in its own
+# slot (players/factory.py pins it there), so a seat's next call reuses everything but what
+# is new since its last one, and the seats of a simultaneous decision are answered as one
+# batch. With two slots the twelve seats overwrote each other's prompts: only the rules
+# text common to every seat stayed cached (docs/benchmarks.md).
+DEFAULT_PARALLEL = 13
+# Each slot's context: the longest prompt seen on the fake model (7,300 characters, about
+# 3,000 tokens at the embedded model's 2.4 characters a token), a re-prompt, and a role
+# estimate's answer (players/factory.py LOCAL_MAX_TOKENS).
+DEFAULT_SLOT_TOKENS = 6144
 
 
 class LocalServer(_Service):
     """``llama-server`` on 127.0.0.1 serving one GGUF through the OpenAI API.
 
-    ``ctx_size`` is split evenly between the ``parallel`` slots. Prompt caching is
-    what makes a game affordable on CPU: a request reuses the longest matching
-    prefix in its slot, and the ``cache_ram_mib`` host-memory cache keeps other
-    agents' prefixes after their slot is taken, so many players rotating over two
-    slots still hit the cache.
+    ``parallel`` slots of ``slot_tokens`` context each (13 of 6,144: about 1.5 GB of
+    memory with the model). Prompt caching is what makes a game affordable on CPU: a
+    request reuses the longest prefix its slot still holds, so a caller that sends each
+    player's requests to one slot (``id_slot``) pays only for what is new since that
+    player's last request. llama.cpp's host-memory cache of the prompts a slot gave up is
+    off by default (``cache_ram_mib`` 0): a pinned slot gives up only its own older prompt,
+    and the cache would hold up to that many MiB of copies.
     """
 
     name = "llama-server"
@@ -233,10 +244,10 @@ class LocalServer(_Service):
         *,
         model_path: Path | None = None,
         alias: str = DEFAULT_ALIAS,
-        ctx_size: int = 8192,
         parallel: int = DEFAULT_PARALLEL,
+        slot_tokens: int = DEFAULT_SLOT_TOKENS,
         threads: int = 2,
-        cache_ram_mib: int = 2048,
+        cache_ram_mib: int = 0,
         port: int | None = None,
         startup_timeout_s: float = 180.0,
         log_path: Path | None = None,
@@ -245,8 +256,8 @@ class LocalServer(_Service):
         super().__init__(port, startup_timeout_s)
         self.model_path = model_path
         self.alias = alias
-        self.ctx_size = ctx_size
         self.parallel = parallel
+        self.slot_tokens = slot_tokens
         self.threads = threads
         self.cache_ram_mib = cache_ram_mib
         self.log_path = log_path
@@ -263,7 +274,7 @@ class LocalServer(_Service):
             "--model", str(model_path),
             "--host", HOST,
             "--port", str(port),
-            "--ctx-size", str(self.ctx_size),
+            "--ctx-size", str(self.slot_tokens * self.parallel),
             "--parallel", str(self.parallel),
             "--threads", str(self.threads),
             "--alias", self.alias,

@@ -29,9 +29,6 @@ from autowerewolf.players.simple import RandomPlayer, ScriptedPlayer
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.views import SeatView
 
-# Shared by the server's two slots: room for a late-game prompt, a re-prompt and the answer.
-LOCAL_CONTEXT_TOKENS = 16384
-
 # The grammar bounds every decision's answer far below this. The longest answer is a
 # 12-seat role estimate (`estimator`/`adaptive` designs, the role_estimates probe): 11 rows
 # of up to ~200 characters at ~2.4 characters a token on the embedded model; at 400 every
@@ -74,16 +71,22 @@ class ModelPool:
         self._models: dict[str, BaseChatModel] = {}
         self._lock = threading.Lock()
 
-    def chat(self, config: ModelConfig) -> BaseChatModel:
-        key = config.model_dump_json()
+    def chat(self, config: ModelConfig, seat: int | None = None) -> BaseChatModel:
+        """The model of `config` for the table's `seat`-th seat (from 0), or for a caller
+        that is no seat (None: the narrator, a study). On the managed local server each
+        seat's calls go to a slot of its own and the others share the last slot
+        (LocalServer): a seat's prompt stays there from one of its calls to the next."""
+        key, local, slot = config.model_dump_json(), None, None
         with self._lock:
+            if config.backend == "local" and config.base_url is None:
+                if self._local is None:
+                    self._local = LocalServer()
+                local = self._local.start()
+                seat_slots = max(1, local.parallel - 1)
+                slot = seat_slots if seat is None else seat % seat_slots
+                key = f"{key} slot {slot}"
             if key not in self._models:
-                local = None
-                if config.backend == "local" and config.base_url is None:
-                    if self._local is None:
-                        self._local = LocalServer(ctx_size=LOCAL_CONTEXT_TOKENS)
-                    local = self._local.start()
-                model = make_chat_model(config, local, client_retries=self.gates is None)
+                model = make_chat_model(config, local, client_retries=self.gates is None, slot=slot)
                 if self.gates is not None:
                     model = GatedChatModel(inner=model, gate=self.gates.gate(config))
                 self._models[key] = model
@@ -133,6 +136,6 @@ class PlayerBuilder:
             agent = seating.agents.resolve(seat, role)
             if is_external(agent):  # its own program: no model, the seat's timeout
                 return ExternalAgent(agent, config.timeout_s)
-            chat = self.pool.chat(config)
+            chat = self.pool.chat(config, [p.seat for p in view.players].index(seat))
             return build_agent(agent, chat, config.model, config.bounds(), self.experience)
         return basic_player(seat, kind, seating, view)

@@ -33,7 +33,7 @@ class FakePool(ModelPool):
         super().__init__()
         self.fake = chat
 
-    def chat(self, config: ModelConfig) -> BaseChatModel:
+    def chat(self, config: ModelConfig, seat: int | None = None) -> BaseChatModel:
         return self.fake
 
 

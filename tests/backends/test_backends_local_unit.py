@@ -85,7 +85,7 @@ def test_missing_extra_names_the_pip_command(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_server_command_line() -> None:
-    server = LocalServer(alias="qwen", ctx_size=4096, parallel=3, extra_args=["--seed", "1"])
+    server = LocalServer(alias="qwen", parallel=3, slot_tokens=4096, extra_args=["--seed", "1"])
     argv = server.command(Path("/bin/llama-server"), Path("/m.gguf"), 8080)
     assert argv[0] == "/bin/llama-server"
     joined = " ".join(argv)
@@ -93,7 +93,7 @@ def test_server_command_line() -> None:
         "--model /m.gguf",
         "--host 127.0.0.1",
         "--port 8080",
-        "--ctx-size 4096",
+        "--ctx-size 12288",  # three slots of 4,096 tokens
         "--parallel 3",
         "--threads 2",
         "--alias qwen",

@@ -16,6 +16,7 @@ from autowerewolf.backends.config import ModelConfig
 from autowerewolf.backends.factory import make_chat_model
 from autowerewolf.backends.local_server import LocalServer, OllamaProxy
 from autowerewolf.backends.usage import usage_from_message
+from autowerewolf.players.factory import ModelPool
 from tests.servers.local_extra import require_local_extra
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
@@ -97,6 +98,29 @@ def test_repeated_prefix_reports_cached_tokens(server: LocalServer) -> None:
     cached = usage_from_message(second)["cached_tokens"]
     assert prompt is not None and cached is not None
     assert cached > prompt * 0.8
+
+
+def test_a_seat_keeps_its_prompt_cached_while_other_seats_speak(server: LocalServer) -> None:
+    # The seats' prompts share the rules text: unpinned, the server put every seat into the
+    # slot whose prompt looked most alike, so each call overwrote the previous seat's.
+    pool = ModelPool(local=server)  # not closed: the module's server outlives it
+    config = ModelConfig(backend="local", model=server.alias, temperature=0.0, max_tokens=4)
+    rules = " ".join(f"Rule {n}: every player follows rule {n}." for n in range(60))
+    said = [f"Day 1: P{n:02d} says they suspect P{(n * 5) % 12 + 1:02d}." for n in range(1, 13)]
+
+    def ask(seat: int, heard: int) -> tuple[int, int]:
+        prompt = [
+            SystemMessage(f"{rules} You are seat {seat}."),
+            HumanMessage(" ".join(said[:heard])),
+        ]
+        usage = usage_from_message(pool.chat(config, seat).invoke(prompt))
+        return usage["prompt_tokens"] or 0, usage["cached_tokens"] or 0
+
+    first, _ = ask(0, 6)
+    for seat in range(1, 12):
+        ask(seat, 6 + seat % 3)
+    again, cached = ask(0, 12)
+    assert again > first and cached >= first - 8, (first, again, cached)
 
 
 def test_max_tokens_is_enforced(server: LocalServer) -> None:

@@ -33,7 +33,7 @@ class FakePool(ModelPool):
         self.fake = fake
         self.configs: list[ModelConfig] = []
 
-    def chat(self, config: ModelConfig) -> BaseChatModel:
+    def chat(self, config: ModelConfig, seat: int | None = None) -> BaseChatModel:
         self.configs.append(config)
         return self.fake
 

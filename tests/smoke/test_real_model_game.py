@@ -12,7 +12,7 @@ import pytest
 from autowerewolf.backends.config import ModelConfig, PlayerModels
 from autowerewolf.backends.local_server import DEFAULT_ALIAS, LocalServer, OllamaProxy
 from autowerewolf.graph.context import GameContext
-from autowerewolf.players.factory import LOCAL_CONTEXT_TOKENS, ModelPool, PlayerBuilder
+from autowerewolf.players.factory import ModelPool, PlayerBuilder
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import EventKind
@@ -29,7 +29,7 @@ MAX_FALLBACK_RATE = 0.05
 def server() -> Iterator[LocalServer]:
     # Only a missing extra skips: a bad model file or a missing binary fails the tests.
     require_local_extra()
-    with LocalServer(ctx_size=LOCAL_CONTEXT_TOKENS) as running:
+    with LocalServer() as running:
         yield running
 
 

@@ -23,6 +23,7 @@ class _Handler(BaseHTTPRequestHandler):
     calls = 0
     lock = threading.Lock()
     thinks = False  # a reasoning model: each answer carries its reasoning content
+    slots: list[tuple[str, object]]  # (seat, the request's llama.cpp `id_slot`) of each call
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
@@ -37,6 +38,7 @@ class _Handler(BaseHTTPRequestHandler):
             _Handler.calls += 1
             number = _Handler.calls
         seat = SEAT.search(prompt)
+        self.slots.append((seat.group(1) if seat else "", request.get("id_slot")))
         if "reasoning" in answer:
             answer["reasoning"] = f"SECRET-{seat.group(1) if seat else 'P00'}-{number}"
         content = json.dumps(answer)
@@ -73,9 +75,14 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def fake_model_server(thinks: bool = False) -> Iterator[str]:
-    """The server's base URL (`http://127.0.0.1:PORT/v1`) while it runs."""
-    handler = type("Handler", (_Handler,), {"thinks": thinks})
+def fake_model_server(
+    thinks: bool = False, slots: list[tuple[str, object]] | None = None
+) -> Iterator[str]:
+    """The server's base URL (`http://127.0.0.1:PORT/v1`) while it runs; `slots` collects
+    each call's seat and `id_slot`."""
+    handler = type(
+        "Handler", (_Handler,), {"thinks": thinks, "slots": [] if slots is None else slots}
+    )
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -1,0 +1,68 @@
+"""On the managed local server every seat's calls go to a slot of its own (llama.cpp's
+`id_slot`, backends/local_server.py): a seat's prompt then stays cached from one of its
+calls to the next, whoever spoke in between. Played on the fake OpenAI-compatible server
+standing in for llama-server; the cache reuse itself is checked on the real server
+(tests/backends/test_backends_realmodel.py)."""
+
+from pathlib import Path
+from typing import Self
+
+from autowerewolf.backends.config import ModelConfig, PlayerModels
+from autowerewolf.backends.factory import make_chat_model
+from autowerewolf.backends.local_server import DEFAULT_PARALLEL, LocalServer
+from autowerewolf.graph.context import GameContext
+from autowerewolf.players.factory import ModelPool, PlayerBuilder
+from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import GameSetup
+from autowerewolf.runner import Games
+from tests.fixed import HEX_SECRET
+from tests.web.fake_model import fake_model_server
+
+
+class RunningAt(LocalServer):
+    """The managed server, already serving at `port` (the fake model server)."""
+
+    def __init__(self, port: int, parallel: int) -> None:
+        super().__init__(parallel=parallel)
+        self.port = port
+
+    def start(self) -> Self:
+        return self
+
+
+def test_each_seat_of_a_game_calls_its_own_slot(tmp_path: Path) -> None:
+    slots: list[tuple[str, object]] = []
+    with fake_model_server(slots=slots) as url:
+        port = int(url.rsplit(":", 1)[1].split("/")[0])
+        models = PlayerModels(default=ModelConfig(backend="local", model="embedded"))
+        pool = ModelPool(local=RunningAt(port, DEFAULT_PARALLEL))
+        games = Games(
+            tmp_path / "g.db", create=True, context=GameContext(PlayerBuilder(models, pool))
+        )
+        try:
+            games.start("g", GameSetup(seed=1, secret=HEX_SECRET), Seating(default="llm"))
+        finally:
+            games.close()
+    assert {seat for seat, _ in slots} == {f"P{n:02d}" for n in range(1, 13)}
+    assert all(slot == int(seat[1:]) - 1 for seat, slot in slots), sorted(set(slots))
+
+
+def test_seats_beyond_the_slots_share_them_in_turn_and_the_rest_has_the_last() -> None:
+    pool = ModelPool(local=RunningAt(54321, parallel=4))
+    config = ModelConfig(backend="local", model="embedded")
+    slots = [pool.chat(config, seat).extra_body for seat in range(7)]  # type: ignore[attr-defined]
+    assert [s["id_slot"] for s in slots] == [0, 1, 2, 0, 1, 2, 0]
+    assert pool.chat(config, 4) is pool.chat(config, 1)  # one client per slot
+    assert pool.chat(config).extra_body == {"id_slot": 3}  # type: ignore[attr-defined]
+
+
+def test_only_the_managed_server_is_pinned() -> None:
+    # A server of the user's own (base_url) may have any number of slots, or none.
+    own = ModelConfig(backend="local", model="qwen", base_url="http://127.0.0.1:8080/v1")
+    api = ModelConfig(backend="api", model="gpt", base_url="http://127.0.0.1:8080/v1")
+    pool = ModelPool(local=RunningAt(54321, parallel=3))
+    for config in (own, api):
+        assert pool.chat(config, 2).extra_body is None  # type: ignore[attr-defined]
+        assert pool.chat(config, 2) is pool.chat(config, 0)
+    managed = ModelConfig(backend="local", model="qwen")
+    assert make_chat_model(managed, RunningAt(54321, 3)).extra_body is None  # type: ignore[attr-defined]
