@@ -115,12 +115,13 @@ def main() -> None:
     now: Counter[str] = Counter()
     second_looks = 0
     with LocalServer(model_path=args.model, alias="replay") as srv:
-        config = DEFAULT_MODELS.default.model_copy(
-            update={"model": "replay", "base_url": srv.base_url, "timeout_s": 900}
-        )
-        player = LLMPlayer(ModelPool().chat(config), "replay")
+        config = DEFAULT_MODELS.default.model_copy(update={"model": "replay", "timeout_s": 900})
+        pool = ModelPool(local=srv)
+        # Each seat on its own slot, as in a game (decisions of one seat share its prompts).
+        players = {seat: LLMPlayer(pool.chat(config, seat), "replay") for seat in range(12)}
         for game_id, request, before, said in requests:
-            answer = player.decide(request)
+            seats = [p.seat for p in request.view.players]
+            answer = players[seats.index(request.view.seat) % 12].decide(request)
             action = answer.action
             looked = "reconsidered" in (answer.record.error or "")
             second_looks += looked

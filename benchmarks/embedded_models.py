@@ -82,10 +82,9 @@ def play_game(label: str, path: Path, seed: int, out: Path) -> None:
     log = out / f"{game_id}.{int(time.time())}.server.log"
     server = LocalServer(model_path=path, alias=label, log_path=log)
     with server:
-        config = DEFAULT_MODELS.default.model_copy(
-            update={"model": label, "base_url": server.base_url, "timeout_s": 900}
-        )
-        pool = ModelPool()
+        # The managed server, as `autowerewolf play` runs it: each seat pinned to its slot.
+        config = DEFAULT_MODELS.default.model_copy(update={"model": label, "timeout_s": 900})
+        pool = ModelPool(local=server)
         context = GameContext(player_factory=PlayerBuilder(PlayerModels(default=config), pool))
         games = Games(db, create=True, context=context)
         before = load()

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from autowerewolf.prompts.speech_acts import speech_field
+from autowerewolf.prompts.speech_acts import ACTS_REASONING_CHARS, speech_field
 from autowerewolf.rules.steps import TextKind
 
 
@@ -48,7 +48,7 @@ def answer_schema(
 ) -> type[AnswerBase]:
     """The schema of one decision: private reasoning first (so the model thinks before it
     chooses), `choice` among `options`, plus the step's free text (a speech or a wolf
-    message) if it takes one; with `bounds.speech_acts`, a speech is one to three acts about
+    message) if it takes one; with `bounds.speech_acts`, a speech is one or two acts about
     `seats` (and claims among `roles`) instead."""
     if not (text == "speech" and bounds.speech_acts):
         # Unused, so not part of the cache key: every vote with the same options shares
@@ -65,17 +65,21 @@ def _answer_schema(
     seats: tuple[str, ...],
     roles: tuple[str, ...],
 ) -> type[AnswerBase]:
+    acts = text == "speech" and bounds.speech_acts and bool(seats)
     fields: dict[str, object] = {
         "reasoning": (
             str,
             Field(
-                max_length=bounds.reasoning,
+                # A structured speech's acts carry their own reasons (speech_acts.py).
+                max_length=min(bounds.reasoning, ACTS_REASONING_CHARS)
+                if acts
+                else bounds.reasoning,
                 description="Private thoughts; nobody else ever sees them.",
             ),
         ),
         "choice": (Literal[options], Field(description="One of the legal choices.")),
     }
-    if text == "speech" and bounds.speech_acts and seats:
+    if acts:
         fields["acts"] = speech_field(seats, roles)
     elif text == "speech":
         fields["speech"] = (

@@ -15,10 +15,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from autowerewolf.rules.roles import Role
+from autowerewolf.rules.roles import Camp, Role, camp_of
 
-MAX_ACTS = 3
-REASON_CHARS = 90
+# A speech is what the embedded model generates most of, one after another (no batch):
+# two acts of a short reason each are about 100 tokens, three of 90 characters were 110-260.
+MAX_ACTS = 2
+REASON_CHARS = 60
+# The speech's private reasoning: short, as each act has its reason.
+ACTS_REASONING_CHARS = 60
 Act = Literal["claim", "check", "saved", "accuse", "defend", "vouch", "follow_sheriff", "pass"]
 ACTS: tuple[str, ...] = Act.__args__  # type: ignore[attr-defined]
 RESULTS = ("wolf", "good")
@@ -50,7 +54,7 @@ def acts_schema(seats: tuple[str, ...], roles: tuple[str, ...]) -> type[BaseMode
 
 
 def speech_field(seats: tuple[str, ...], roles: tuple[str, ...]) -> tuple[Any, Any]:
-    """The `acts` field of a speech answer: one to three acts."""
+    """The `acts` field of a speech answer: one or two acts."""
     act = acts_schema(seats, roles)
     return (
         list[act],  # type: ignore[valid-type]
@@ -93,10 +97,16 @@ def contradiction(
     acts: Sequence[dict[str, str]], role: Role, checks: dict[str, str], saved: Sequence[str]
 ) -> str | None:
     """Why a seat's own acts contradict what it knows, if they do: a Seer reporting a check
-    she never made or a result she did not see, a Witch a save she never made. (A wolf's
-    false claim is a bluff, not a contradiction.)"""
+    she never made or a result she did not see, a Witch a save she never made, another good
+    seat a check or a save it could not make (the embedded model's villagers "saved" seats).
+    A wolf's false report is a bluff, not a contradiction; so is any claim of a role."""
+    good = camp_of(role) is Camp.GOOD
     for act in acts:
         seat = act.get("seat")
+        if good and act["act"] == "check" and role is not Role.SEER:
+            return f"a check, though you are the {role.value}, not the Seer"
+        if good and act["act"] == "saved" and role not in (Role.WITCH, Role.GUARD):
+            return f"a save, though you are the {role.value}, not the Witch"
         if role is Role.SEER and act["act"] == "check" and seat and seat != "none":
             seen = checks.get(seat)
             if seen is None:

@@ -203,28 +203,28 @@ def _last_words_rule(flags: Variants) -> str:
     return "- Last words: players who die on Night 1 and every exiled player may speak once more.\n"
 
 
-def system_prompt(view: SeatView) -> str:
-    """The seat's fixed instructions: the same text on every call (a cacheable prefix)."""
-    rules = view.rules
+# The rules text (rules.md) up to this line is the same for every seat of a table: the
+# embedded server computes it once and copies it into each seat's slot (players/factory.py).
+_SEAT_PART = "You are {name} (seat {seat})"
+
+
+def _templates() -> tuple[str, str]:
+    table, seat = read_text("rules.md").split(_SEAT_PART, 1)
+    return table, _SEAT_PART + seat
+
+
+def table_prompt(rules: TableRules) -> str:
+    """The start of every seat's system prompt at a table with these rules."""
     counts = Counter(rules.roles)
     roles_summary = ", ".join(f"{n} {_plural(r, n)}" for r, n in counts.items())
     flags = rules.variants
     night = [text for r, text in _night_roles(flags).items() if r in counts]
-    role_text = read_yaml("roles.yaml")[view.role.value]
-    assert isinstance(role_text, dict)
     wolf_rule = (
         " (if none of them names a victim, one is drawn at random)"
         if flags.wolves_must_kill
         else ""
     )
-    team_line = (
-        f"Your fellow werewolves are {', '.join(view.teammates)}.\n"
-        if view.teammates
-        else ("You are the only werewolf.\n" if view.role is Role.WEREWOLF else "")
-    )
-    return read_text("rules.md").format(
-        name=view.name,
-        seat=view.seat,
+    return _templates()[0].format(
         board=rules.board,
         n_seats=len(rules.roles),
         roles_summary=roles_summary,
@@ -238,6 +238,23 @@ def system_prompt(view: SeatView) -> str:
         last_words_rule=_last_words_rule(flags),
         special_rules=_special_rules(rules),
         wolf_win=_WOLF_WIN[flags.win_mode],
+    )
+
+
+def system_prompt(view: SeatView) -> str:
+    """The seat's fixed instructions: the same text on every call (a cacheable prefix),
+    the table's part first."""
+    rules = view.rules
+    role_text = read_yaml("roles.yaml")[view.role.value]
+    assert isinstance(role_text, dict)
+    team_line = (
+        f"Your fellow werewolves are {', '.join(view.teammates)}.\n"
+        if view.teammates
+        else ("You are the only werewolf.\n" if view.role is Role.WEREWOLF else "")
+    )
+    return table_prompt(rules) + _templates()[1].format(
+        name=view.name,
+        seat=view.seat,
         role=view.role.value,
         role_goal=role_text["goal"].format(**fragments(rules)),
         role_tactics=role_text["tactics"].format(**fragments(rules)),

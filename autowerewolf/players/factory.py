@@ -26,6 +26,7 @@ from autowerewolf.players.external import ExternalAgent
 from autowerewolf.players.heuristic import HeuristicPlayer
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.simple import RandomPlayer, ScriptedPlayer
+from autowerewolf.prompts.table_rules import table_prompt
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.views import SeatView
 
@@ -82,8 +83,7 @@ class ModelPool:
                 if self._local is None:
                     self._local = LocalServer()
                 local = self._local.start()
-                seat_slots = max(1, local.parallel - 1)
-                slot = seat_slots if seat is None else seat % seat_slots
+                slot = local.seat_slots if seat is None else seat % local.seat_slots
                 key = f"{key} slot {slot}"
             if key not in self._models:
                 model = make_chat_model(config, local, client_retries=self.gates is None, slot=slot)
@@ -91,6 +91,13 @@ class ModelPool:
                     model = GatedChatModel(inner=model, gate=self.gates.gate(config))
                 self._models[key] = model
             return self._models[key]
+
+    def prime(self, config: ModelConfig, seat: int, text: str) -> None:
+        """On the managed local server, start the `seat`-th seat's slot with `text`, the
+        start of its system prompt that every seat of the table shares (backends/slots.py)."""
+        if config.backend == "local" and config.base_url is None and self._local is not None:
+            with self._lock:
+                self._local.prime(seat % self._local.seat_slots, text)
 
     def close(self) -> None:
         if self._local is not None:
@@ -136,6 +143,8 @@ class PlayerBuilder:
             agent = seating.agents.resolve(seat, role)
             if is_external(agent):  # its own program: no model, the seat's timeout
                 return ExternalAgent(agent, config.timeout_s)
-            chat = self.pool.chat(config, [p.seat for p in view.players].index(seat))
+            index = [p.seat for p in view.players].index(seat)
+            chat = self.pool.chat(config, index)
+            self.pool.prime(config, index, table_prompt(view.rules))
             return build_agent(agent, chat, config.model, config.bounds(), self.experience)
         return basic_player(seat, kind, seating, view)

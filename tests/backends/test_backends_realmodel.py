@@ -123,6 +123,25 @@ def test_a_seat_keeps_its_prompt_cached_while_other_seats_speak(server: LocalSer
     assert again > first and cached >= first - 8, (first, again, cached)
 
 
+def test_a_primed_seat_slot_starts_with_the_shared_rules_cached(server: LocalServer) -> None:
+    pool = ModelPool(local=server)
+    config = ModelConfig(backend="local", model=server.alias, temperature=0.0, max_tokens=4)
+    table = " ".join(
+        f"Table rule {n}: the moderator's word is final on point {n}." for n in range(50)
+    )
+
+    def first_call(seat: int) -> tuple[int, int]:
+        prompt = [SystemMessage(f"{table} You are seat {seat}."), HumanMessage("Who are you?")]
+        usage = usage_from_message(pool.chat(config, seat).invoke(prompt))
+        return usage["prompt_tokens"] or 0, usage["cached_tokens"] or 0
+
+    pool.prime(config, 4, table)
+    prompt, cached = first_call(4)
+    assert cached > 0.8 * prompt, (prompt, cached)
+    _, unprimed = first_call(5)  # its slot holds another test's prompt, or nothing
+    assert unprimed < 10
+
+
 def test_max_tokens_is_enforced(server: LocalServer) -> None:
     message = local_model(server, max_tokens=5).invoke("Write a long poem about wolves.")
     assert message.response_metadata["finish_reason"] == "length"

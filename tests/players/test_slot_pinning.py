@@ -1,15 +1,21 @@
 """On the managed local server every seat's calls go to a slot of its own (llama.cpp's
 `id_slot`, backends/local_server.py): a seat's prompt then stays cached from one of its
-calls to the next, whoever spoke in between. Played on the fake OpenAI-compatible server
-standing in for llama-server; the cache reuse itself is checked on the real server
-(tests/backends/test_backends_realmodel.py)."""
+calls to the next, whoever spoke in between; the rules text all seats share is computed
+once and copied into each seat's slot (backends/slots.py). Played on the fake
+OpenAI-compatible server standing in for llama-server; the cache reuse itself is checked on
+the real server (tests/backends/test_backends_realmodel.py)."""
 
+import logging
 from pathlib import Path
 from typing import Self
 
+import pytest
+
+from autowerewolf.backends._process import free_port
 from autowerewolf.backends.config import ModelConfig, PlayerModels
 from autowerewolf.backends.factory import make_chat_model
 from autowerewolf.backends.local_server import DEFAULT_PARALLEL, LocalServer
+from autowerewolf.backends.slots import SlotPrimer
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import ModelPool, PlayerBuilder
 from autowerewolf.players.seating import Seating
@@ -43,8 +49,19 @@ def test_each_seat_of_a_game_calls_its_own_slot(tmp_path: Path) -> None:
             games.start("g", GameSetup(seed=1, secret=HEX_SECRET), Seating(default="llm"))
         finally:
             games.close()
-    assert {seat for seat, _ in slots} == {f"P{n:02d}" for n in range(1, 13)}
-    assert all(slot == int(seat[1:]) - 1 for seat, slot in slots), sorted(set(slots))
+    calls = [(seat, slot) for seat, slot in slots if seat.startswith("P")]
+    assert {seat for seat, _ in calls} == {f"P{n:02d}" for n in range(1, 13)}
+    assert all(slot == int(seat[1:]) - 1 for seat, slot in calls), sorted(set(calls))
+    # The rules text every seat's prompt starts with: computed once, in the spare slot, then
+    # copied into each seat's slot before that seat's first call.
+    spare = DEFAULT_PARALLEL - 1
+    assert [c for c in slots if c[0] == ""] == [("", spare)]
+    assert [p for p, _ in slots if "save" in p] == [f"/slots/{spare}?action=save"]
+    for n in range(12):
+        restore = slots.index((f"/slots/{n}?action=restore", slots[1][1]))
+        first_call = next(i for i, c in enumerate(slots) if c == (f"P{n + 1:02d}", n))
+        assert restore < first_call
+    assert len([p for p, _ in slots if "restore" in p]) == 12
 
 
 def test_seats_beyond_the_slots_share_them_in_turn_and_the_rest_has_the_last() -> None:
@@ -66,3 +83,19 @@ def test_only_the_managed_server_is_pinned() -> None:
         assert pool.chat(config, 2) is pool.chat(config, 0)
     managed = ModelConfig(backend="local", model="qwen")
     assert make_chat_model(managed, RunningAt(54321, 3)).extra_body is None  # type: ignore[attr-defined]
+
+
+def test_a_slot_is_primed_once_and_a_server_that_cannot_costs_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    slots: list[tuple[str, object]] = []
+    with fake_model_server(slots=slots) as url:
+        primer = SlotPrimer(url.removesuffix("/v1"), "embedded", spare=3)
+        for slot in (0, 0, 1):
+            primer.prime(slot, "The rules of this table.")
+    actions = [path for path, _ in slots if path.startswith("/slots/")]
+    assert actions == ["/slots/3?action=save", "/slots/0?action=restore", "/slots/1?action=restore"]
+    gone = SlotPrimer(f"http://127.0.0.1:{free_port()}", "embedded", spare=3)
+    with caplog.at_level(logging.WARNING):
+        gone.prime(0, "The rules of this table.")  # returns: the seat's first call pays
+    assert "slot 0 not primed" in caplog.text

@@ -56,8 +56,9 @@ def test_a_structured_speech_names_only_legal_seats_and_roles() -> None:
         {**good, "acts": [act("accuse", "P09")]},  # not a seat at the table
         {**good, "acts": [act("claim", role="witch")]},  # not a role of the board
         {**good, "acts": []},
-        {**good, "acts": [act("pass")] * 4},
-        {**good, "acts": [act("accuse", "P02", reason="x" * 200)]},
+        {**good, "acts": [act("pass")] * 3},  # at most two: a speech's tokens are its cost
+        {**good, "acts": [act("accuse", "P02", reason="x" * 61)]},
+        {**good, "reasoning": "x" * 61},  # the acts carry the reasons
     ):
         with pytest.raises(ValidationError):
             schema.model_validate(bad)
@@ -80,6 +81,16 @@ def test_a_seer_reporting_a_check_she_never_made_contradicts_herself() -> None:
     assert wrong is not None and "saw wolf" in wrong
     assert contradiction([act("check", "P02")], Role.WEREWOLF, {}, []) is None  # a bluff
     assert "save" in str(contradiction([act("saved", "P01")], Role.WITCH, {}, []))
+
+
+def test_a_good_seat_reporting_a_power_it_does_not_have_contradicts_itself() -> None:
+    villager = contradiction([act("saved", "P09")], Role.VILLAGER, {}, [])
+    assert villager is not None and "not the Witch" in villager
+    hunter = contradiction([act("check", "P04", result="wolf")], Role.HUNTER, {}, [])
+    assert hunter is not None and "not the Seer" in hunter
+    assert contradiction([act("saved", "P09")], Role.GUARD, {}, []) is None  # his protection
+    assert contradiction([act("saved", "P09")], Role.WEREWOLF, {}, []) is None  # a bluff
+    assert contradiction([act("accuse", "P04")], Role.VILLAGER, {}, []) is None
 
 
 def test_a_speech_that_recites_its_prompt_is_out_of_character() -> None:

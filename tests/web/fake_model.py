@@ -23,15 +23,22 @@ class _Handler(BaseHTTPRequestHandler):
     calls = 0
     lock = threading.Lock()
     thinks = False  # a reasoning model: each answer carries its reasoning content
-    slots: list[tuple[str, object]]  # (seat, the request's llama.cpp `id_slot`) of each call
+    # (seat, the request's llama.cpp `id_slot`) of each call; (path, file) of each slot
+    # save or restore
+    slots: list[tuple[str, object]]
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
 
     def do_POST(self) -> None:
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if self.path.startswith("/slots/"):  # llama-server's slot save and restore
+            self.slots.append((self.path, request.get("filename")))
+            self._reply(b'{"ok": true}')
+            return
         prompt = "\n".join(str(m.get("content", "")) for m in request["messages"])
-        schema = request["response_format"]["json_schema"]["schema"]
+        # A request without a schema (the embedded server's slot priming) gets "{}".
+        schema = request.get("response_format", {}).get("json_schema", {}).get("schema", {})
         digest = hashlib.blake2b(prompt.encode(), digest_size=8).digest()
         answer = fill(schema, random.Random(int.from_bytes(digest, "big")))
         with _Handler.lock:
@@ -67,6 +74,9 @@ class _Handler(BaseHTTPRequestHandler):
                 },
             }
         ).encode()
+        self._reply(body)
+
+    def _reply(self, body: bytes) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
@@ -79,7 +89,7 @@ def fake_model_server(
     thinks: bool = False, slots: list[tuple[str, object]] | None = None
 ) -> Iterator[str]:
     """The server's base URL (`http://127.0.0.1:PORT/v1`) while it runs; `slots` collects
-    each call's seat and `id_slot`."""
+    each call's seat and `id_slot`, and each slot save or restore (llama-server's API)."""
     handler = type(
         "Handler", (_Handler,), {"thinks": thinks, "slots": [] if slots is None else slots}
     )

@@ -1,0 +1,56 @@
+"""A table's rules text copied into each seat's slot of the embedded server.
+
+Every seat's system prompt starts with the same rules text (prompts.table_rules:
+`table_prompt`), about 500 tokens. A seat pinned to a slot of its own (LocalServer) would
+compute it again on its first call: a dozen times a game, over a minute on 2 cores. So the
+text is computed once, in the server's spare slot, saved with llama.cpp's slot save, and
+restored into each seat's slot before the seat's first call (milliseconds each)."""
+
+import hashlib
+import logging
+
+import httpx
+
+log = logging.getLogger(__name__)
+
+
+class SlotPrimer:
+    """Primes the slots of one llama-server (started with `--slot-save-path`)."""
+
+    def __init__(self, root_url: str, alias: str, spare: int) -> None:
+        self.root_url = root_url
+        self.alias = alias
+        self.spare = spare
+        self._saved: set[str] = set()  # the files of the texts computed so far
+        self._primed: dict[int, str] = {}  # slot -> the file restored into it
+
+    def prime(self, slot: int, text: str) -> None:
+        """Start `slot`'s cache with a prompt whose system message begins with `text`.
+        Best effort: a failure costs the seat's first call the time it would have anyway."""
+        name = f"prefix-{hashlib.sha256(text.encode()).hexdigest()[:16]}.bin"
+        if self._primed.get(slot) == name:
+            return
+        try:
+            with httpx.Client(base_url=self.root_url, timeout=300, trust_env=False) as client:
+                if name not in self._saved:
+                    computed = client.post(
+                        "/v1/chat/completions",
+                        json={
+                            "model": self.alias,
+                            "messages": [{"role": "system", "content": text}],
+                            "max_tokens": 1,
+                            "id_slot": self.spare,
+                        },
+                    )
+                    computed.raise_for_status()
+                    saved = client.post(f"/slots/{self.spare}?action=save", json={"filename": name})
+                    saved.raise_for_status()
+                    self._saved.add(name)
+                restored = client.post(f"/slots/{slot}?action=restore", json={"filename": name})
+                restored.raise_for_status()
+        except httpx.HTTPError as err:
+            log.warning(
+                "slot %d not primed with the rules text (%s): its first call computes it", slot, err
+            )
+            return
+        self._primed[slot] = name
