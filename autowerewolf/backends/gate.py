@@ -10,14 +10,17 @@ here only.
 
 A server that still fails after the retries, or refuses us (401, 403, 404), raises
 `ModelUnavailable`: the game stops as failed (retryable) instead of playing on with random
-fallback answers. The synchronous path (`play`, `resume`) has no gate; there the clients
-retry by themselves as before.
+fallback answers. On the synchronous path (`play`, `resume`, whose seats of a simultaneous
+decision ask from threads) a gate only holds calls to `max_in_flight` at once: the embedded
+server's (players/factory.py); there the clients retry by themselves.
 """
 
 import asyncio
 import email.utils
+import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -38,7 +41,7 @@ from tenacity import (
 )
 
 from autowerewolf.backends.config import ModelConfig, PlayerModels
-from autowerewolf.backends.local_server import DEFAULT_PARALLEL
+from autowerewolf.backends.local_server import DEFAULT_IN_FLIGHT
 from autowerewolf.errors import SettingsError
 
 T = TypeVar("T")
@@ -109,6 +112,9 @@ class ModelGate:
     def __post_init__(self) -> None:
         # Created lazily: asyncio objects belong to the loop that first uses them.
         self._slots: asyncio.Semaphore | None = None
+        self._places = (
+            None if self.max_in_flight is None else threading.BoundedSemaphore(self.max_in_flight)
+        )
         self._rate: Any = None
         self._backoff = wait_random_exponential(multiplier=0.5, max=self.backoff_max_s)
         if self.requests_per_s is not None:
@@ -131,6 +137,15 @@ class ModelGate:
 
     def _count_retry(self, state: RetryCallState) -> None:
         self.stats.retries += 1
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """A synchronous call's place: at most `max_in_flight` threads call at once."""
+        if self._places is None:
+            yield
+            return
+        with self._places:
+            yield
 
     async def call(self, make_call: Callable[[], Awaitable[T]]) -> T:
         """`make_call()` makes a fresh awaitable for each attempt."""
@@ -197,8 +212,8 @@ def _count_tokens(stats: CallStats, result: Any) -> None:
 
 
 class GatedChatModel(BaseChatModel):
-    """A chat model whose asynchronous calls go through a gate; synchronous calls pass
-    straight to the wrapped model."""
+    """A chat model whose asynchronous calls go through a gate; synchronous calls only wait
+    for a place among the gate's `max_in_flight`."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -216,7 +231,8 @@ class GatedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        return self.inner._generate(messages, stop, **kwargs)
+        with self.gate.held():
+            return self.inner._generate(messages, stop, **kwargs)
 
     async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
         return await self.gate.call(lambda: self.inner._agenerate(messages, *args, **kwargs))
@@ -236,7 +252,8 @@ class GatedRunnable(Runnable[Any, Any]):
         self.gate = gate
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        return self.structured.invoke(input, config, **kwargs)
+        with self.gate.held():
+            return self.structured.invoke(input, config, **kwargs)
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         result = await self.gate.call(lambda: self.structured.ainvoke(input, config, **kwargs))
@@ -267,9 +284,8 @@ class Gates:
         if key not in self._gates:
             in_flight = config.max_in_flight
             if in_flight is None and config.backend == "local" and config.base_url is None:
-                # The embedded server's slots (one per seat): more calls would only queue
-                # there, where a long queue ends in client timeouts.
-                in_flight = DEFAULT_PARALLEL
+                # The embedded server computes best two calls at a time (local_server.py).
+                in_flight = DEFAULT_IN_FLIGHT
             self._gates[key] = ModelGate(
                 in_flight, config.requests_per_s, config.retries + 1, self.stats
             )

@@ -221,6 +221,10 @@ class _Service(ABC):
 # batch. With two slots the twelve seats overwrote each other's prompts: only the rules
 # text common to every seat stayed cached (docs/benchmarks.md).
 DEFAULT_PARALLEL = 13
+# Calls the managed server computes at once; the others wait (backends/gate.py). Its slots
+# keep each seat's prompt, but on 2 cores twelve requests at once took longer than two at a
+# time (105 s against 88-97 s for twelve seats' calls: benchmarks/server_concurrency.py).
+DEFAULT_IN_FLIGHT = 2
 # Each slot's context: the longest prompt seen on the fake model (7,300 characters, about
 # 3,000 tokens at the embedded model's 2.4 characters a token), a re-prompt, and a role
 # estimate's answer (players/factory.py LOCAL_MAX_TOKENS).

@@ -16,8 +16,8 @@ from autowerewolf.backends.config import (
     parse_player_models,
 )
 from autowerewolf.backends.factory import check_api_keys, make_chat_model
-from autowerewolf.backends.gate import GatedChatModel, Gates
-from autowerewolf.backends.local_server import DEFAULT_ALIAS, LocalServer
+from autowerewolf.backends.gate import GatedChatModel, Gates, ModelGate
+from autowerewolf.backends.local_server import DEFAULT_ALIAS, DEFAULT_IN_FLIGHT, LocalServer
 from autowerewolf.players.agents.choice import is_external
 from autowerewolf.players.agents.pool import ExperiencePool
 from autowerewolf.players.agents.registry import build_agent
@@ -71,6 +71,7 @@ class ModelPool:
         self.gates = gates
         self._models: dict[str, BaseChatModel] = {}
         self._lock = threading.Lock()
+        self._local_gate = ModelGate(DEFAULT_IN_FLIGHT)
 
     def chat(self, config: ModelConfig, seat: int | None = None) -> BaseChatModel:
         """The model of `config` for the table's `seat`-th seat (from 0), or for a caller
@@ -89,6 +90,8 @@ class ModelPool:
                 model = make_chat_model(config, local, client_retries=self.gates is None, slot=slot)
                 if self.gates is not None:
                     model = GatedChatModel(inner=model, gate=self.gates.gate(config))
+                elif local is not None:  # `play`'s threads: the server's calls at once
+                    model = GatedChatModel(inner=model, gate=self._local_gate)
                 self._models[key] = model
             return self._models[key]
 

@@ -6,15 +6,21 @@ OpenAI-compatible server standing in for llama-server; the cache reuse itself is
 the real server (tests/backends/test_backends_realmodel.py)."""
 
 import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Self
 
 import pytest
+from langchain_openai import ChatOpenAI
 
 from autowerewolf.backends._process import free_port
 from autowerewolf.backends.config import ModelConfig, PlayerModels
 from autowerewolf.backends.factory import make_chat_model
-from autowerewolf.backends.local_server import DEFAULT_PARALLEL, LocalServer
+from autowerewolf.backends.gate import GatedChatModel
+from autowerewolf.backends.local_server import DEFAULT_IN_FLIGHT, DEFAULT_PARALLEL, LocalServer
 from autowerewolf.backends.slots import SlotPrimer
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import ModelPool, PlayerBuilder
@@ -22,7 +28,7 @@ from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
 from tests.fixed import HEX_SECRET
-from tests.web.fake_model import fake_model_server
+from tests.web.fake_model import _Handler, fake_model_server
 
 
 class RunningAt(LocalServer):
@@ -67,10 +73,10 @@ def test_each_seat_of_a_game_calls_its_own_slot(tmp_path: Path) -> None:
 def test_seats_beyond_the_slots_share_them_in_turn_and_the_rest_has_the_last() -> None:
     pool = ModelPool(local=RunningAt(54321, parallel=4))
     config = ModelConfig(backend="local", model="embedded")
-    slots = [pool.chat(config, seat).extra_body for seat in range(7)]  # type: ignore[attr-defined]
+    slots = [client(pool, config, seat).extra_body for seat in range(7)]
     assert [s["id_slot"] for s in slots] == [0, 1, 2, 0, 1, 2, 0]
     assert pool.chat(config, 4) is pool.chat(config, 1)  # one client per slot
-    assert pool.chat(config).extra_body == {"id_slot": 3}  # type: ignore[attr-defined]
+    assert client(pool, config, None).extra_body == {"id_slot": 3}
 
 
 def test_only_the_managed_server_is_pinned() -> None:
@@ -79,10 +85,50 @@ def test_only_the_managed_server_is_pinned() -> None:
     api = ModelConfig(backend="api", model="gpt", base_url="http://127.0.0.1:8080/v1")
     pool = ModelPool(local=RunningAt(54321, parallel=3))
     for config in (own, api):
-        assert pool.chat(config, 2).extra_body is None  # type: ignore[attr-defined]
+        chat = pool.chat(config, 2)
+        assert isinstance(chat, ChatOpenAI) and chat.extra_body is None
         assert pool.chat(config, 2) is pool.chat(config, 0)
-    managed = ModelConfig(backend="local", model="qwen")
-    assert make_chat_model(managed, RunningAt(54321, 3)).extra_body is None  # type: ignore[attr-defined]
+    managed = make_chat_model(ModelConfig(backend="local", model="qwen"), RunningAt(54321, 3))
+    assert isinstance(managed, ChatOpenAI) and managed.extra_body is None
+
+
+def client(pool: ModelPool, config: ModelConfig, seat: int | None) -> ChatOpenAI:
+    """The OpenAI client behind a seat's model (the managed server's are gated)."""
+    chat = pool.chat(config, seat)
+    inner = chat.inner if isinstance(chat, GatedChatModel) else chat
+    assert isinstance(inner, ChatOpenAI)
+    return inner
+
+
+def test_the_seats_of_a_simultaneous_decision_call_the_server_two_at_a_time() -> None:
+    # Twelve requests at once took longer than two at a time on 2 cores (local_server.py).
+    busy, most, lock = [0], [0], threading.Lock()
+
+    class Slow(_Handler):
+        def do_POST(self) -> None:
+            with lock:
+                busy[0] += 1
+                most[0] = max(most[0], busy[0])
+            time.sleep(0.2)
+            try:
+                super().do_POST()
+            finally:
+                with lock:
+                    busy[0] -= 1
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), type("H", (Slow,), {"slots": []}))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        pool = ModelPool(local=RunningAt(server.server_address[1], DEFAULT_PARALLEL))
+        config = ModelConfig(backend="local", model="embedded", max_tokens=8)
+        with ThreadPoolExecutor(6) as threads:
+            said = list(
+                threads.map(lambda n: pool.chat(config, n).invoke(f"(seat P0{n + 1})"), range(6))
+            )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert len(said) == 6 and most[0] == DEFAULT_IN_FLIGHT == 2
 
 
 def test_a_slot_is_primed_once_and_a_server_that_cannot_costs_a_warning(

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 from autowerewolf.backends.simulated import fill
 
@@ -24,8 +24,8 @@ class _Handler(BaseHTTPRequestHandler):
     lock = threading.Lock()
     thinks = False  # a reasoning model: each answer carries its reasoning content
     # (seat, the request's llama.cpp `id_slot`) of each call; (path, file) of each slot
-    # save or restore
-    slots: list[tuple[str, object]]
+    # save or restore. Each fake_model_server has a list of its own.
+    slots: ClassVar[list[tuple[str, object]]] = []
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
