@@ -38,6 +38,7 @@ from autowerewolf.backends.config import PlayerModels
 from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.evaluation.games.blunders import Tally, blunders, merge, total
 from autowerewolf.evaluation.games.facts import SECOND_LOOK
+from autowerewolf.evaluation.games.speeches import out_of_character
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import (
     DEFAULT_MODELS,
@@ -46,9 +47,7 @@ from autowerewolf.players.factory import (
 )
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
-from autowerewolf.prompts.second_look import speech_out_of_character
 from autowerewolf.rules.config import GameSetup
-from autowerewolf.rules.events import EventKind
 from autowerewolf.runner import GameRecord, Games
 
 METRICS = (
@@ -134,12 +133,8 @@ def server_work(log: Path) -> dict[str, float]:
 
 def _out_of_character(game: GameRecord, record: DecisionRecord) -> bool:
     """By the widened definition: apologies, recited prompts, acts against what the seat
-    knew by that day (a Seer's results, a Witch's saves)."""
-    role = game.game.seat(record.seat).role
-    mine = [e for e in game.events if e.seat == record.seat and e.day <= record.day]
-    checks = {e.target: e.value for e in mine if e.kind is EventKind.SEER_RESULT and e.target}
-    saved = [e.target for e in mine if e.kind is EventKind.WITCH_CURE and e.target]
-    return speech_out_of_character(record, role, checks, saved)
+    knew by that day (a Seer's results, a Witch's saves); the report judges the same."""
+    return out_of_character(game.events, game.game.seat(record.seat).role, record)
 
 
 def table(out: Path) -> None:

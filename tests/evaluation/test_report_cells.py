@@ -113,11 +113,15 @@ def every_cell_has_an_interval_over_games_with_games_n_and_chance(
             continue
         assert cell["games"] >= 1 and cell["n"] > 0, path
         assert cell["lo"] is not None and cell["lo"] <= cell["hi"], path
-    # Every metric of every contestant has a chance level where it has data.
+    # Every metric of every contestant has a chance level where it has data, but speeches
+    # out of character: a random player writes no text.
     for m in report.metrics:
         for path, cell in cells(m):
-            if cell["value"] is not None:
+            if cell["value"] is not None and path != "/out_of_character":
                 assert cell["chance"] is not None, (m["contestant"], path)
+    by_name = {m["contestant"]: m for m in report.metrics}
+    assert by_name["sim-plain"]["out_of_character"]["n"] > 0
+    assert by_name["random"]["out_of_character"]["n"] == 0
 
 
 def zero_width_only_where_every_game_gave_the_same_value(calls: list[Any]) -> None:

@@ -13,6 +13,7 @@ from autowerewolf.evaluation.debate.probes import DebateRow, debate_row
 from autowerewolf.evaluation.games.design_rows import design_columns
 from autowerewolf.evaluation.games.play_facts import ballots, role_kpi
 from autowerewolf.evaluation.games.roles import roles_of
+from autowerewolf.evaluation.games.speeches import speech_tallies
 from autowerewolf.evaluation.tournament.config import Price
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
@@ -23,7 +24,8 @@ from autowerewolf.rules.roles import Role
 # model, agent design, blunders and Est per seat; notes are not counted as decisions.
 # 4: chance levels beside IRP, VSS, role KPIs, blunders, Est and the debate metrics;
 # decisions per step (illegal answers, fallbacks, second looks).
-ROW_VERSION = 4
+# 5: speeches and wolf messages out of character (speeches.py).
+ROW_VERSION = 5
 SECOND_LOOK = "reconsidered "  # how an LLM design's record notes a second look (docs/agents.md)
 
 
@@ -62,6 +64,8 @@ class SeatRow(TypedDict):
     est: list[float]
     # step -> [decisions, illegal first answers, fallbacks, second looks]
     steps: dict[str, list[int]]
+    # an LLM seat's decisions with text: [out of character (speeches.py), all of them]
+    out_of_character: list[int]
 
 
 class GameRow(TypedDict):
@@ -128,6 +132,7 @@ def game_row(
     models = {r.seat: r.model for r in records if r.model}
     agents = {r.seat: r.agent for r in records if r.agent}
     judged, est = design_columns(events, records, roles)
+    speeches = speech_tallies(events, records, roles)
     seats: dict[str, SeatRow] = {}
     for seat, role in sorted(roles.items()):
         counts = voted.seats[seat]
@@ -164,6 +169,7 @@ def game_row(
             blunders=judged.get(seat, {}),
             est=est.get(seat, [0.0, 0.0, 0.0]),
             steps={},
+            out_of_character=speeches.get(seat, [0, 0]),
         )
     for r in records:
         row = seats[r.seat]

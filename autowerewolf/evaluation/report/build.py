@@ -33,10 +33,10 @@ from autowerewolf.evaluation.report import debate as debate_report
 from autowerewolf.evaluation.report import files as report_files
 from autowerewolf.evaluation.report import plots
 from autowerewolf.evaluation.report import tables as report_tables
+from autowerewolf.evaluation.report.cells import Table
 from autowerewolf.evaluation.report.definitions import DEFINITIONS, FIGURES, UNITS
 from autowerewolf.evaluation.report.designs import design_table
 from autowerewolf.evaluation.report.metrics import Aggregator, Base, contestant_metrics
-from autowerewolf.evaluation.report.tables import Table
 from autowerewolf.evaluation.report.validity import validity_table
 
 
@@ -259,8 +259,9 @@ def build_report(
             {
                 "illegal first answers": lambda m: m["illegal_rate"],
                 "fallbacks": lambda m: m["fallback_rate"],
+                "speeches out of character": lambda m: m["out_of_character"],
             },
-            "Illegal answers and fallbacks",
+            "Illegal answers, fallbacks and speeches out of character",
         ),
         **{k: image for k, (_, image) in debate_figures.items()},
     }

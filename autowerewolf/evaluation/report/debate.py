@@ -5,7 +5,7 @@ from typing import Any
 
 from autowerewolf.evaluation.debate.stats import METRICS, SpeechChart
 from autowerewolf.evaluation.report import plots
-from autowerewolf.evaluation.report.tables import CELL_HEADER, Table, cell_columns, interval
+from autowerewolf.evaluation.report.cells import CELL_HEADER, Table, cell_columns, interval
 
 NEEDS = "games played with probes: --probes pre_vote,speech_votes,role_estimates"
 DEFINITIONS = {

@@ -28,6 +28,12 @@ DEFINITIONS = {
     "fallback_rate": "decisions answered by a seeded random fallback / decisions",
     "second_look_rate": "decisions asked a second time after a legal answer against the "
     "seat's own side (docs/agents.md) / decisions",
+    "out_of_character": "an LLM seat's speeches and wolf messages (decisions with text) that "
+    "apologise or refuse, copy the prompt (8 words in a row of its rules, roles, decisions, "
+    "strategies or notes) or contradict what the seat knew by that day (a Seer reporting a "
+    "check she never made or a result she did not see, a Witch a save she never made, "
+    "another good seat a check or a save: prompts/second_look.py) / those texts; no chance "
+    "level (a random player writes no text)",
     "chance": "what a uniformly random player scores on the same opportunities, from each "
     "decision's legal options; for outcomes (win rates, survival, the werewolf KPI) the rate "
     "of the same camp or role over every game of the report; for ratings 0 (all alike)",
@@ -44,6 +50,7 @@ UNITS = {
     "role_kpi": "games (n: the KPI's denominator: wolves, potions, nights guarded, shots)",
     "blunders": "games (n: opportunities, the decisions that could have been the blunder)",
     "fallback / illegal / invalid / second look rates": "games (n: decisions)",
+    "out_of_character": "games (n: an LLM seat's speeches and wolf messages with text)",
     "tokens, cost, latency per game": "games (n: games)",
     "head_to_head": "games both played whose results differed (n: those games)",
     "sheriff_influence": "games (n: voters polled before the sheriff's summary)",
@@ -65,5 +72,10 @@ FIGURES = (
         "other beats on both cost and rating.",
     ),
     ("blunders", "Blunder rates", "Black dashes: a uniformly random player's rate."),
-    ("validity", "Illegal answers and fallbacks", "A random player's rate is 0."),
+    (
+        "validity",
+        "Illegal answers, fallbacks and speeches out of character",
+        "A random player's rate is 0; it writes no text, so it has no bar (and no chance "
+        "level) for speeches out of character.",
+    ),
 )

@@ -1,6 +1,7 @@
 """The report's agent-design table: per (model, agent design), over the LLM seats that
-played it, the win rate (and per camp), Strategy Adaptation's Est and the blunder rates
-(games/design_rows.py says what each seat's row holds), each with an interval over games.
+played it, the win rate (and per camp), Strategy Adaptation's Est, the blunder rates
+(games/design_rows.py says what each seat's row holds) and the share of speeches and wolf
+messages out of character (games/speeches.py), each with an interval over games.
 
 The win rate counts teams, not seats: the seats of one camp in one game share one outcome,
 so counting them one by one would narrow the interval as if a game of four villagers were
@@ -35,6 +36,9 @@ def game_columns(row: GameRow, values: Values) -> None:
         if len(est) > 2:
             bump(values, (*key, "est_chance"), est[2])
             bump(values, (*key, "est_chance_den"), est[1])
+        said = seat.get("out_of_character") or [0, 0]  # none in rows before version 5
+        bump(values, (*key, "out_of_character"), said[0])
+        bump(values, (*key, "texts"), said[1])
         for metric, cell in seat["blunders"].items():
             bump(values, (*key, "blunders", metric), cell[0])
             bump(values, (*key, "opportunities", metric), cell[1])
@@ -54,8 +58,9 @@ def game_columns(row: GameRow, values: Values) -> None:
 
 def design_table(sums: Sums, camp_win: Mapping[str, float]) -> list[dict[str, Any]]:
     """One entry per (model, agent design) over LLM seats: games, seats, win rate over
-    teams (and per camp), Est and blunder rates, each a cell with its interval and chance
-    (for win rates: the camps' rates over every game of the report)."""
+    teams (and per camp), Est, speeches out of character and blunder rates, each a cell
+    with its interval and chance (for win rates: the camps' rates over every game of the
+    report; none for speeches out of character)."""
     designs = sorted(
         {
             k[1:3]
@@ -91,6 +96,8 @@ def design_table(sums: Sums, camp_win: Mapping[str, float]) -> list[dict[str, An
                     (*key, "est_rounds"),
                     chance_ratio(sums, (*key, "est_chance"), (*key, "est_chance_den")),
                 ),
+                # No chance level: a random player writes no text.
+                "out_of_character": ratio(sums, (*key, "out_of_character"), (*key, "texts"), None),
                 "blunders": {
                     m: ratio(
                         sums,

@@ -80,6 +80,7 @@ def csvs(out: Path, data: dict[str, Any]) -> list[Path]:
             ("win", d["win"]),
             *((f"win_as_{c}", v) for c, v in d["win_by_camp"].items()),
             ("est", d["est"]),
+            ("out_of_character", d["out_of_character"]),
             *((f"blunders:{m}", v) for m, v in d["blunders"].items()),
         ]
     ]

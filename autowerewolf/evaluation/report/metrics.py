@@ -15,6 +15,7 @@ Chance levels: for decisions, what a uniformly random player would score on the 
 opportunities (evaluation/chance.py); for outcomes (win rates, survival, the werewolf
 KPI), the rate of the same camp or role over every game of the report: what a contestant
 without influence on its seats' fate would get. Costs: 0 (a random player calls no model).
+Speeches out of character: none (a random player writes no text).
 
 The aggregator keeps a few numbers per game and contestant (bootstrap.GameTable) and one
 GameTeams record per game for the rating models.
@@ -151,6 +152,10 @@ def _seat_columns(values: Values, c: str, seats: list[SeatRow]) -> None:
                 total[i] += amount
     bump(values, (c, "illegal"), illegal)
     bump(values, (c, "second_looks"), second_looks)
+    # Rows before version 5 carry no speech counts: those seats count for none.
+    said = [s.get("out_of_character") or [0, 0] for s in seats]
+    bump(values, (c, "out_of_character"), sum(x[0] for x in said))
+    bump(values, (c, "texts"), sum(x[1] for x in said))
     for metric, (count, chances, odds, judged) in blunders.items():
         bump(values, (c, "blunders", metric), count)
         bump(values, (c, "opportunities", metric), chances)
@@ -379,6 +384,8 @@ def contestant_metrics(name: str, sums: Sums, base: Base, unpriced: bool = False
     }
     for metric, column in PER_DECISION.items():
         metrics[metric] = ratio(sums, (c, column), (c, "decisions"), 0.0)
+    # No chance level: a random player writes no text.
+    metrics["out_of_character"] = ratio(sums, (c, "out_of_character"), (c, "texts"), None)
     for metric, column in PER_GAME.items():
         metrics[metric] = ratio(sums, (c, column), (c, "games"), 0.0)
     return metrics

@@ -4,71 +4,30 @@ from, its n (the opportunities it counts) and its chance level; a metric without
 says why."""
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from autowerewolf.evaluation.ratings.gte import gte_rows
+from autowerewolf.evaluation.report.cells import (
+    CELL_HEADER,
+    NA,
+    NA_REASONS,
+    NO_CHANCE,
+    Table,
+    cell_columns,
+    counted,
+    fmt,
+    interval,
+)
 from autowerewolf.evaluation.report.designs import HEADLINE_BLUNDERS
 from autowerewolf.evaluation.report.metrics import KPI_NAMES
 from autowerewolf.evaluation.report.validity import ALL_STEPS
 
-NA = "n/a"
-CELL_HEADER = ["value [95% interval]", "games", "n", "chance"]
-# Why a metric has no value for a contestant (the cell says "n/a (reason)").
-NA_REASONS = {
-    "win": "no game",
-    "balanced_win_rate": "no role held",
-    "key_role_survival": "never held a key role",
-    "wolf_survival": "never a wolf",
-    "irp_ballot": "no exile ballot while in the good camp",
-    "vss_ballot": "no good-camp ballot in a round that exiled a wolf",
-    "irp_game": "no exile ballot while in the good camp",
-    "vss_game": "no exile in a game where it held a good seat",
-    "kpi_seer": "never the Seer",
-    "kpi_witch": "never the Witch, or no potion used",
-    "kpi_guard": "never the Guard, or never guarded",
-    "kpi_hunter": "never the Hunter, or no shot fired",
-    "kpi_werewolf": "never a wolf",
-    "blunders": "no opportunity",
-    "per_decision": "no decision",
-    "head_to_head": "no game where both played and their results differed",
-}
-
-
-class Table(NamedTuple):
-    title: str
-    header: list[str]
-    rows: list[list[str]]
-    note: str = ""  # a line under the table
-
-
-def fmt(value: Any, digits: int = 3) -> str:
-    if value is None:
-        return NA
-    if isinstance(value, float):
-        # A difference of equal chances prints 0.000, not -0.000.
-        return f"{value + 0.0 if round(value, digits) else 0.0:.{digits}f}"
-    return str(value)
-
-
-def interval(cell: Mapping[str, Any] | None, reason: str = "", digits: int = 3) -> str:
-    """'value [lo, hi]', or 'n/a (reason)'."""
-    if not cell or cell.get("value") is None:
-        return f"{NA} ({reason})" if reason else NA
-    if cell.get("lo") is None:
-        return fmt(cell["value"], digits)
-    return f"{cell['value']:.{digits}f} [{cell['lo']:.{digits}f}, {cell['hi']:.{digits}f}]"
-
-
-def cell_columns(cell: Mapping[str, Any] | None, reason: str = "", digits: int = 3) -> list[str]:
-    """The four columns of CELL_HEADER."""
-    cell = cell or {}
-    n = cell.get("n", 0)
-    return [
-        interval(cell, reason, digits),
-        str(cell.get("games", 0)),
-        f"{n:g}" if isinstance(n, (int, float)) else str(n),
-        fmt(cell.get("chance"), digits),
-    ]
+OUT_OF_CHARACTER_NOTE = (
+    "Speeches out of character: an LLM seat's speeches and wolf messages that apologise, "
+    "copy the prompt or report what the seat never saw (Definitions below), counted as "
+    "x/y (share) [95% interval over games], n: its texts. Chance: - (a random player writes "
+    "no text)."
+)
 
 
 def _long(
@@ -172,11 +131,23 @@ def _blunders(names: list[str], by_name: Mapping[str, Any]) -> Table:
 
 def _validity_and_cost(names: list[str], by_name: Mapping[str, Any]) -> Table:
     per_decision = NA_REASONS["per_decision"]
-    metrics: list[tuple[str, str, Any, str]] = [
+    answers: list[tuple[str, str, Any, str]] = [
         ("illegal first answer rate", per_decision, lambda m: m["illegal_rate"], "4"),
         ("fallback rate", per_decision, lambda m: m["fallback_rate"], "4"),
         ("invalid rate", per_decision, lambda m: m["invalid_rate"], "4"),
         ("second look rate", per_decision, lambda m: m["second_look_rate"], "4"),
+    ]
+    speeches = [
+        [
+            "speeches out of character",
+            n,
+            counted(by_name[n]["out_of_character"], NA_REASONS["out_of_character"]),
+            *cell_columns(by_name[n]["out_of_character"])[1:3],
+            NO_CHANCE,
+        ]
+        for n in names
+    ]
+    metrics: list[tuple[str, str, Any, str]] = [
         ("tokens per game", "", lambda m: m["tokens_per_game"], "0"),
         ("cost USD per game", "", lambda m: m["cost_usd_per_game"], "4"),
         ("latency s per game", "", lambda m: m["latency_s_per_game"], "2"),
@@ -185,13 +156,15 @@ def _validity_and_cost(names: list[str], by_name: Mapping[str, Any]) -> Table:
         ("probe cost USD per game (apart)", "", lambda m: m["probe_cost_usd_per_game"], "4"),
     ]
     unpriced = [n for n in names if not by_name[n]["cost_complete"]]
-    note = "Chance: 0 (a random player answers legally and calls no model)."
+    note = (
+        "Chance: 0 (a random player answers legally and calls no model). " + OUT_OF_CHARACTER_NOTE
+    )
     if unpriced:
         note += f" Unpriced models (cost counts 0 for them): {', '.join(unpriced)}."
     return Table(
         "Validity and cost",
         ["metric", "contestant", *CELL_HEADER],
-        _long(names, by_name, metrics),
+        _long(names, by_name, answers) + speeches + _long(names, by_name, metrics),
         note,
     )
 
@@ -291,6 +264,8 @@ def _designs(data: Mapping[str, Any]) -> Table:
             interval(d["win_by_camp"].get("good"), "never good"),
             f"{interval(d['est'], 'no role estimates of its seats')} "
             f"(chance {fmt(d['est']['chance'])})",
+            f"{counted(d['out_of_character'], NA_REASONS['out_of_character'])} "
+            f"(chance {NO_CHANCE})",
             *[
                 f"{interval(d['blunders'].get(m), NA_REASONS['blunders'])} "
                 f"(chance {fmt((d['blunders'].get(m) or {}).get('chance'))})"
@@ -311,10 +286,12 @@ def _designs(data: Mapping[str, Any]) -> Table:
             "as wolf",
             "as good",
             "Est",
+            "out of character",
             *[f"blunders: {m}" for m in HEADLINE_BLUNDERS],
         ],
         rows,
-        "A team is a design's seats of one camp in one game. Intervals resample games.",
+        "A team is a design's seats of one camp in one game. Intervals resample games. "
+        + OUT_OF_CHARACTER_NOTE,
     )
 
 
