@@ -276,12 +276,12 @@ class LocalServer(_Service):
         """The slots that seats are pinned to; the last one is for every other caller."""
         return max(1, self.parallel - 1)
 
-    def prime(self, slot: int, text: str) -> None:
-        """Start `slot`'s prompt cache with `text`, the system prompt's start that every
-        seat of a table shares (backends/slots.py)."""
+    def prime(self, text: str) -> None:
+        """Start every seat slot's prompt cache with `text`, the system prompt's start that
+        every seat of a table shares (backends/slots.py)."""
         if self._primer is None:
             self._primer = SlotPrimer(self.root_url, self.alias, self.parallel - 1)
-        self._primer.prime(slot, text)
+        self._primer.prime(range(self.seat_slots), text)
 
     def stop(self) -> None:
         super().stop()

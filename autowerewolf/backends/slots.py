@@ -4,10 +4,11 @@ Every seat's system prompt starts with the same rules text (prompts.table_rules:
 `table_prompt`), about 500 tokens. A seat pinned to a slot of its own (LocalServer) would
 compute it again on its first call: a dozen times a game, over a minute on 2 cores. So the
 text is computed once, in the server's spare slot, saved with llama.cpp's slot save, and
-restored into each seat's slot before the seat's first call (milliseconds each)."""
+restored into every seat's slot at the game's first call (milliseconds each)."""
 
 import hashlib
 import logging
+from collections.abc import Iterable
 
 import httpx
 
@@ -24,11 +25,13 @@ class SlotPrimer:
         self._saved: set[str] = set()  # the files of the texts computed so far
         self._primed: dict[int, str] = {}  # slot -> the file restored into it
 
-    def prime(self, slot: int, text: str) -> None:
-        """Start `slot`'s cache with a prompt whose system message begins with `text`.
-        Best effort: a failure costs the seat's first call the time it would have anyway."""
+    def prime(self, slots: Iterable[int], text: str) -> None:
+        """Start each of `slots` with a prompt whose system message begins with `text`.
+        Best effort: a slot not primed costs its seat's first call the time it would take
+        anyway, so a failure is a warning."""
         name = f"prefix-{hashlib.sha256(text.encode()).hexdigest()[:16]}.bin"
-        if self._primed.get(slot) == name:
+        wanted = [slot for slot in slots if self._primed.get(slot) != name]
+        if not wanted:
             return
         try:
             with httpx.Client(base_url=self.root_url, timeout=300, trust_env=False) as client:
@@ -46,11 +49,9 @@ class SlotPrimer:
                     saved = client.post(f"/slots/{self.spare}?action=save", json={"filename": name})
                     saved.raise_for_status()
                     self._saved.add(name)
-                restored = client.post(f"/slots/{slot}?action=restore", json={"filename": name})
-                restored.raise_for_status()
+                for slot in wanted:
+                    restored = client.post(f"/slots/{slot}?action=restore", json={"filename": name})
+                    restored.raise_for_status()
+                    self._primed[slot] = name
         except httpx.HTTPError as err:
-            log.warning(
-                "slot %d not primed with the rules text (%s): its first call computes it", slot, err
-            )
-            return
-        self._primed[slot] = name
+            log.warning("slots not primed with the rules text (%s): first calls compute it", err)

@@ -95,12 +95,13 @@ class ModelPool:
                 self._models[key] = model
             return self._models[key]
 
-    def prime(self, config: ModelConfig, seat: int, text: str) -> None:
-        """On the managed local server, start the `seat`-th seat's slot with `text`, the
-        start of its system prompt that every seat of the table shares (backends/slots.py)."""
+    def prime(self, config: ModelConfig, text: str) -> None:
+        """On the managed local server, start every seat's slot with `text`, the start of
+        the system prompt that every seat of the table shares (backends/slots.py): done at
+        the first seat's first question, when the server is idle, then never again."""
         if config.backend == "local" and config.base_url is None and self._local is not None:
             with self._lock:
-                self._local.prime(seat % self._local.seat_slots, text)
+                self._local.prime(text)
 
     def close(self) -> None:
         if self._local is not None:
@@ -148,6 +149,6 @@ class PlayerBuilder:
                 return ExternalAgent(agent, config.timeout_s)
             index = [p.seat for p in view.players].index(seat)
             chat = self.pool.chat(config, index)
-            self.pool.prime(config, index, table_prompt(view.rules))
+            self.pool.prime(config, table_prompt(view.rules))
             return build_agent(agent, chat, config.model, config.bounds(), self.experience)
         return basic_player(seat, kind, seating, view)

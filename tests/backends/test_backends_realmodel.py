@@ -135,11 +135,13 @@ def test_a_primed_seat_slot_starts_with_the_shared_rules_cached(server: LocalSer
         usage = usage_from_message(pool.chat(config, seat).invoke(prompt))
         return usage["prompt_tokens"] or 0, usage["cached_tokens"] or 0
 
-    pool.prime(config, 4, table)
+    pool.prime(config, table)
     prompt, cached = first_call(4)
     assert cached > 0.8 * prompt, (prompt, cached)
-    _, unprimed = first_call(5)  # its slot holds another test's prompt, or nothing
-    assert unprimed < 10
+    assert first_call(5)[1] > 0.8 * prompt  # every seat's slot was primed
+    unprimed = make_chat_model(config, server, slot=server.parallel - 1)  # the spare slot
+    usage = usage_from_message(unprimed.invoke([SystemMessage("Other rules."), HumanMessage("?")]))
+    assert (usage["cached_tokens"] or 0) < 10
 
 
 def test_max_tokens_is_enforced(server: LocalServer) -> None:

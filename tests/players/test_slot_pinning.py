@@ -59,15 +59,12 @@ def test_each_seat_of_a_game_calls_its_own_slot(tmp_path: Path) -> None:
     assert {seat for seat, _ in calls} == {f"P{n:02d}" for n in range(1, 13)}
     assert all(slot == int(seat[1:]) - 1 for seat, slot in calls), sorted(set(calls))
     # The rules text every seat's prompt starts with: computed once, in the spare slot, then
-    # copied into each seat's slot before that seat's first call.
+    # copied into every seat's slot before the game's first call.
     spare = DEFAULT_PARALLEL - 1
-    assert [c for c in slots if c[0] == ""] == [("", spare)]
-    assert [p for p, _ in slots if "save" in p] == [f"/slots/{spare}?action=save"]
-    for n in range(12):
-        restore = slots.index((f"/slots/{n}?action=restore", slots[1][1]))
-        first_call = next(i for i, c in enumerate(slots) if c == (f"P{n + 1:02d}", n))
-        assert restore < first_call
-    assert len([p for p, _ in slots if "restore" in p]) == 12
+    assert slots[:2] == [("", spare), (f"/slots/{spare}?action=save", slots[1][1])]
+    restores = [(f"/slots/{n}?action=restore", slots[1][1]) for n in range(12)]
+    assert slots[2:14] == restores and slots[14][0].startswith("P")
+    assert len([p for p, _ in slots if "/slots/" in p]) == 13
 
 
 def test_seats_beyond_the_slots_share_them_in_turn_and_the_rest_has_the_last() -> None:
@@ -137,11 +134,11 @@ def test_a_slot_is_primed_once_and_a_server_that_cannot_costs_a_warning(
     slots: list[tuple[str, object]] = []
     with fake_model_server(slots=slots) as url:
         primer = SlotPrimer(url.removesuffix("/v1"), "embedded", spare=3)
-        for slot in (0, 0, 1):
-            primer.prime(slot, "The rules of this table.")
+        for seats in ((0,), (0, 1), (1, 0)):
+            primer.prime(seats, "The rules of this table.")
     actions = [path for path, _ in slots if path.startswith("/slots/")]
     assert actions == ["/slots/3?action=save", "/slots/0?action=restore", "/slots/1?action=restore"]
     gone = SlotPrimer(f"http://127.0.0.1:{free_port()}", "embedded", spare=3)
     with caplog.at_level(logging.WARNING):
-        gone.prime(0, "The rules of this table.")  # returns: the seat's first call pays
-    assert "slot 0 not primed" in caplog.text
+        gone.prime((0,), "The rules of this table.")  # returns: the first calls pay
+    assert "slots not primed" in caplog.text
