@@ -35,11 +35,18 @@ def decision_instruction(
 
 # Where the step takes a text, the line says what it is: told nothing, the embedded model
 # often wrote an assistant's refusal where the grammar made it write a speech.
-ANSWER_LINES: dict[TextKind | None, str] = {
+ANSWER_LINES: dict[str | None, str] = {
     None: "Answer with your private reasoning first, then your choice.",
     "speech": (
         "Answer with your private reasoning first, then your choice, then your speech: the "
         "words your character says aloud to the table."
+    ),
+    # A structured speech (speech_acts.py): the grammar offers the phrases; this says what
+    # they are, with placeholders (a small model copies the seat ids it reads).
+    "acts": (
+        "Answer with your private reasoning first, then your choice, then your speech as one "
+        "or two acts, each a phrase (accuse SEAT, vouch SEAT, claim ROLE, check SEAT wolf or "
+        "good, saved SEAT, defend, follow_sheriff, pass) and a few words of reason."
     ),
     "message": (
         "Answer with your private reasoning first, then your choice, then your message: what "
@@ -61,15 +68,18 @@ def decision_tail(
     instruction: str,
     choices: str,
     text: TextKind | None = None,
+    acts: bool = False,
 ) -> str:
     """The end of a decision's message, new at every call: who the seat is, the facts it
     noted, its agent's notes (estimates, strategy, experiences), the question and the
-    choices. The question comes last, after every other seat id the seat reads."""
+    choices. The question comes last, after every other seat id the seat reads. `acts`: a
+    speech is answered in acts."""
     parts = [identity]
     if ledger:
         parts.append(f"Facts you noted:\n{ledger}")
     parts.extend(notes)
-    parts.append(f"{instruction}\n{choices}\n{ANSWER_LINES[text]}" if choices else instruction)
+    answer = ANSWER_LINES["acts" if acts and text == "speech" else text]
+    parts.append(f"{instruction}\n{choices}\n{answer}" if choices else instruction)
     return "\n\n".join(parts)
 
 

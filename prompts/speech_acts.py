@@ -9,7 +9,7 @@ a seat's own act that contradicts what it knows (a Seer reporting a check she ne
 is out of character (prompts/second_look.py).
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -17,8 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from autowerewolf.rules.roles import Camp, Role, camp_of
 
-# A speech is what the embedded model generates most of, one after another (no batch):
-# two acts of a short reason each are about 100 tokens, three of 90 characters were 110-260.
+# A speech is what the embedded model generates most of, one seat after another: each act is
+# one short phrase ("accuse P03") and a short reason. Acts as objects of five fields
+# (act, seat, role, result, reason) with three of them "none" most of the time took 110-260
+# generated tokens for three acts, and still about 140 for two.
 MAX_ACTS = 2
 REASON_CHARS = 60
 # The speech's private reasoning: short, as each act has its reason.
@@ -26,12 +28,14 @@ ACTS_REASONING_CHARS = 60
 Act = Literal["claim", "check", "saved", "accuse", "defend", "vouch", "follow_sheriff", "pass"]
 ACTS: tuple[str, ...] = Act.__args__  # type: ignore[attr-defined]
 RESULTS = ("wolf", "good")
+_ABOUT_A_SEAT = ("accuse", "vouch", "saved")
+_ALONE = ("defend", "follow_sheriff", "pass")
 ACT_HELP = (
-    "claim: say your role is `role`; check: report that you checked `seat` and found "
-    "`result`; saved: report that you saved `seat` last night; accuse: say you suspect "
-    "`seat`; defend: defend yourself; vouch: say you trust `seat`; follow_sheriff: say you "
-    "will vote with the sheriff; pass: say you have nothing to add. `reason`: a few words "
-    "of your own on why."
+    "Each act says one thing: 'claim ROLE' (your role is ROLE), 'check SEAT wolf|good' (you "
+    "checked SEAT last night and found it), 'saved SEAT' (you saved SEAT last night), "
+    "'accuse SEAT' (you suspect SEAT), 'vouch SEAT' (you trust SEAT), 'defend' (you are not "
+    "a wolf), 'follow_sheriff' (you vote with the sheriff), 'pass' (nothing to add); "
+    "`reason`: a few words of your own on why."
 )
 
 
@@ -39,15 +43,23 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def phrases(seats: Sequence[str], roles: Sequence[str]) -> tuple[str, ...]:
+    """Every act a seat may say at a table of these seats and roles, as its phrase."""
+    return (
+        *(f"accuse {s}" for s in seats),
+        *(f"vouch {s}" for s in seats),
+        *(f"check {s} {result}" for s in seats for result in RESULTS),
+        *(f"saved {s}" for s in seats),
+        *(f"claim {r}" for r in roles),
+        *_ALONE,
+    )
+
+
 @lru_cache(maxsize=256)
 def acts_schema(seats: tuple[str, ...], roles: tuple[str, ...]) -> type[BaseModel]:
-    """One act: its kind, a seat among `seats` (or none), a role among `roles` (or none),
-    a result, and a short reason."""
+    """One act: its phrase among the legal ones, and a short reason."""
     fields: dict[str, Any] = {
-        "act": (Literal[ACTS], Field(description="What you do in this part of your speech.")),
-        "seat": (Literal[(*seats, "none")], Field(description="The player it is about.")),
-        "role": (Literal[(*roles, "none")], Field(description="For claim: the role you claim.")),
-        "result": (Literal[(*RESULTS, "none")], Field(description="For check: what you saw.")),
+        "say": (Literal[phrases(seats, roles)], Field(description="The act.")),
         "reason": (str, Field(max_length=REASON_CHARS, description="Why, in a few words.")),
     }
     return create_model("SpeechAct", __base__=_Strict, **fields)
@@ -60,6 +72,23 @@ def speech_field(seats: tuple[str, ...], roles: tuple[str, ...]) -> tuple[Any, A
         list[act],  # type: ignore[valid-type]
         Field(min_length=1, max_length=MAX_ACTS, description=f"Your speech, as acts. {ACT_HELP}"),
     )
+
+
+def spoken(said: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
+    """The acts of an answer (`{"say": "check P05 wolf", "reason": ...}`) as the records
+    keep them: act, seat, role, result ("none" where it has none) and reason."""
+    acts = []
+    for item in said:
+        kind, *rest = str(item.get("say", "pass")).split()
+        act = {"act": kind, "seat": "none", "role": "none", "result": "none"}
+        if kind == "claim" and rest:
+            act["role"] = rest[0]
+        elif kind == "check" and len(rest) == 2:
+            act["seat"], act["result"] = rest
+        elif kind in _ABOUT_A_SEAT and rest:
+            act["seat"] = rest[0]
+        acts.append({**act, "reason": str(item.get("reason") or "")})
+    return acts
 
 
 def _reason(act: dict[str, str]) -> str:

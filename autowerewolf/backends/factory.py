@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import httpx
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGenerationChunk, ChatResult
-from langchain_ollama import ChatOllama
-from langchain_openai import ChatOpenAI
-from pydantic import SecretStr, ValidationError
+from pydantic import SecretStr
 
 from autowerewolf.backends.config import ModelConfig
-from autowerewolf.backends.gate import is_transient, retry_after_of, status_of
-from autowerewolf.backends.redact import redact_secrets, register_secret_env
+from autowerewolf.backends.redact import register_secret_env
 from autowerewolf.backends.simulated import SimulatedChatModel
 from autowerewolf.errors import SettingsError
 
@@ -48,111 +43,15 @@ def check_api_keys(configs: Iterable[ModelConfig]) -> None:
         api_key_for(cfg)
 
 
-class ModelCallError(RuntimeError):
-    """A model call failed; the message is the original error's, with secrets redacted.
-
-    It keeps what the gate needs to decide on a retry (backends/gate.py): the HTTP status,
-    the server's Retry-After, and whether the connection itself failed; and `answer`, the
-    server's answer (redacted) when the call failed because it did not fit the schema."""
-
-    def __init__(
-        self,
-        message: str,
-        status_code: int | None = None,
-        retry_after_s: float | None = None,
-        connection_failed: bool = False,
-        answer: AIMessage | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status_code = status_code
-        self.retry_after_s = retry_after_s
-        self.connection_failed = connection_failed
-        self.answer = answer
-
-
-def _redacted(err: Exception, answer: AIMessage | None = None) -> ModelCallError:
-    if answer is not None and isinstance(answer.content, str):
-        answer = answer.model_copy(update={"content": redact_secrets(answer.content)})
-    return ModelCallError(
-        redact_secrets(f"{type(err).__name__}: {err}"),
-        status_of(err),
-        retry_after_of(err),
-        is_transient(err) and status_of(err) is None,
-        answer,
-    )
-
-
-class RedactingChatOpenAI(ChatOpenAI):
-    """ChatOpenAI whose errors never carry the API key, even when the server echoes it.
-
-    The OpenAI client puts the server's error body into the exception message; a new
-    exception with the redacted text replaces it (`from None`: no chained original)."""
-
-    def _refused_answer(self, err: Exception) -> AIMessage | None:
-        """The server's answer when the OpenAI client refused it: with a structured-output
-        schema the client validates the answer inside the call and raises if it does not
-        fit, before LangChain's parser could report it with the raw answer. ChatOpenAI
-        attaches the HTTP response: the answer is rebuilt from it, to be recorded and its
-        tokens counted like any invalid answer (players/llm/calls.py)."""
-        response = getattr(err, "response", None)
-        if not isinstance(err, ValidationError) or not isinstance(response, httpx.Response):
-            return None
-        try:
-            message = self._create_chat_result(response.json()).generations[0].message
-        except Exception:  # not a chat completion after all: the error alone is reported
-            return None
-        return message if isinstance(message, AIMessage) else None
-
-    def _generate(self, *args: Any, **kwargs: Any) -> ChatResult:
-        try:
-            return super()._generate(*args, **kwargs)
-        except Exception as err:
-            raise _redacted(err, self._refused_answer(err)) from None
-
-    def _create_chat_result(self, response: Any, generation_info: Any = None) -> ChatResult:
-        """ChatOpenAI drops a reasoning model's separate `reasoning_content`; keep it in the
-        message's additional_kwargs, where the LLM player records it privately."""
-        result = super()._create_chat_result(response, generation_info)
-        # `parsed` holds the answer object where the client's types say None: dumping it
-        # warns on every structured call; ChatOpenAI leaves it out of its own dump too.
-        data = (
-            response
-            if isinstance(response, dict)
-            else response.model_dump(exclude={"choices": {"__all__": {"message": {"parsed"}}}})
-        )
-        for generation, choice in zip(result.generations, data.get("choices") or [], strict=False):
-            thinking = (choice.get("message") or {}).get("reasoning_content")
-            if thinking:
-                generation.message.additional_kwargs["reasoning_content"] = thinking
-        return result
-
-    async def _agenerate(self, *args: Any, **kwargs: Any) -> ChatResult:
-        try:
-            return await super()._agenerate(*args, **kwargs)
-        except Exception as err:
-            raise _redacted(err, self._refused_answer(err)) from None
-
-    def _stream(self, *args: Any, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
-        try:
-            yield from super()._stream(*args, **kwargs)
-        except Exception as err:
-            raise _redacted(err) from None
-
-    async def _astream(self, *args: Any, **kwargs: Any) -> AsyncIterator[ChatGenerationChunk]:
-        try:
-            async for chunk in super()._astream(*args, **kwargs):
-                yield chunk
-        except Exception as err:
-            raise _redacted(err) from None
-
-
 def _openai(
     cfg: ModelConfig,
     base_url: str,
     api_key: SecretStr,
     retries: int,
     extra_body: dict[str, Any] | None = None,
-) -> ChatOpenAI:
+) -> BaseChatModel:
+    from autowerewolf.backends.openai_chat import RedactingChatOpenAI
+
     return RedactingChatOpenAI(
         model=cfg.model,
         base_url=base_url,
@@ -168,7 +67,9 @@ def _openai(
     )
 
 
-def _ollama(cfg: ModelConfig, base_url: str) -> ChatOllama:
+def _ollama(cfg: ModelConfig, base_url: str) -> BaseChatModel:
+    from langchain_ollama import ChatOllama
+
     # ChatOllama has no retry setting; transport retries cover refused/reset
     # connections, the failure seen when a local server is restarting.
     return ChatOllama(

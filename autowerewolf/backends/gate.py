@@ -17,6 +17,7 @@ server's (players/factory.py); there the clients retry by themselves.
 
 import asyncio
 import email.utils
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -25,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import httpx
-import openai
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
@@ -82,8 +82,15 @@ def retry_after_of(err: BaseException) -> float | None:
 
 
 def is_transient(err: BaseException) -> bool:
-    # openai's connection errors include its timeouts; httpx's are Ollama's.
-    transport = (ConnectionError, TimeoutError, openai.APIConnectionError, httpx.TransportError)
+    # openai's connection errors include its timeouts; httpx's are Ollama's. An openai error
+    # exists only once openai is imported, which a game of programs never pays for.
+    openai = sys.modules.get("openai")
+    transport: tuple[type[BaseException], ...] = (
+        ConnectionError,
+        TimeoutError,
+        httpx.TransportError,
+        *((openai.APIConnectionError,) if openai is not None else ()),
+    )
     if getattr(err, "connection_failed", False) or isinstance(err, transport):
         return True
     status = status_of(err)

@@ -4,6 +4,8 @@ know (a player rebuilt before every question prompts exactly as one kept for the
 
 from collections import Counter
 
+import pytest
+
 from autowerewolf.players.agents.estimator import NIGHT_STEPS
 from autowerewolf.prompts.estimates import ROLE_ESTIMATES
 from autowerewolf.prompts.experience import EXPERIENCE
@@ -15,6 +17,7 @@ from tests.fakes.chat import FakeChatModel
 CALL_LATENCY_S = 0.005
 
 
+@pytest.mark.long
 def test_four_designs_and_a_plugin_play_to_the_end_and_record_their_modules() -> None:
     out = play(FakeChatModel(latency_s=CALL_LATENCY_S))
     game, records = out["game"], out["records"]
@@ -87,6 +90,7 @@ def test_the_strategy_shapes_speeches_and_votes_of_adaptive_seats() -> None:
     assert shaped and all("Your strategy now:" in (r.prompt or "") for r in shaped)
 
 
+@pytest.mark.long
 def test_a_player_rebuilt_before_every_question_sends_the_same_prompts() -> None:
     kept, fresh = FakeChatModel(), FakeChatModel()
     one = play(kept)

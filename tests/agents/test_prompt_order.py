@@ -10,6 +10,7 @@ import pytest
 from autowerewolf.players.agents.choice import AgentChoice
 from autowerewolf.players.llm.memory import remember
 from autowerewolf.prompts.choices import Known, choices_text, option_labels
+from autowerewolf.prompts.question import ANSWER_LINES
 from autowerewolf.prompts.second_look import against_own_side
 from autowerewolf.rules.views import seat_view
 from tests.agents.helpers import play
@@ -115,5 +116,7 @@ def test_the_answer_line_says_what_text_the_step_takes(adaptive_game: Played) ->
     speeches = [p for p in adaptive_game.prompts if "\nChoices: speak" in p]
     ballots = [p for p in adaptive_game.prompts if "exile the player you most suspect" in p]
     assert speeches and ballots
-    assert all(p.endswith("your character says aloud to the table.") for p in speeches)
+    # A speech in acts (the embedded model's default) is told the acts' phrases.
+    told = (ANSWER_LINES["speech"], ANSWER_LINES["acts"])
+    assert all(p.endswith(told) for p in speeches)
     assert all(p.endswith("then your choice.") for p in ballots)

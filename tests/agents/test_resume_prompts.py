@@ -50,6 +50,7 @@ GAME = textwrap.dedent(
 )
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_kill_and_resume_sends_the_same_prompts(tmp_path: Path) -> None:

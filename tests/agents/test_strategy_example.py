@@ -4,6 +4,8 @@ and its Est."""
 
 from pathlib import Path
 
+import pytest
+
 from autowerewolf.evaluation.report.build import build_report
 from autowerewolf.evaluation.tournament.config import load_tournament
 from autowerewolf.evaluation.tournament.results import row_of
@@ -35,6 +37,7 @@ def test_every_block_is_a_design_against_the_baseline() -> None:
     assert designs == {c.name for c in config.contestants}
 
 
+@pytest.mark.long
 def test_the_example_plays_and_reports_win_rates_and_est(tmp_path: Path) -> None:
     config = load_tournament(EXAMPLE)
     chat = FakeChatModel()

@@ -9,7 +9,7 @@ from langchain_core.messages import BaseMessage
 from openai.types.chat import ParsedChatCompletion
 from pydantic import BaseModel, SecretStr
 
-from autowerewolf.backends.factory import RedactingChatOpenAI
+from autowerewolf.backends.openai_chat import RedactingChatOpenAI
 from autowerewolf.players.agents.choice import AgentChoice
 from tests.agents.helpers import play
 from tests.fakes.chat import FakeChatModel

@@ -11,6 +11,8 @@ import ast
 import importlib
 import importlib.util
 import pkgutil
+import subprocess
+import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -130,3 +132,27 @@ def test_no_private_langgraph_module_is_imported() -> None:
         for node in ast.walk(tree):
             for target in _named(node, name, path.name == "__init__.py"):
                 assert not (target.startswith("langgraph") and "._" in target), (name, target)
+
+
+def test_the_command_line_loads_no_model_client_until_a_model_is_built() -> None:
+    """The OpenAI and Ollama clients take about 1.5 s of a 3 s start on 2 cores: `--help`,
+    a game of programs and every test that starts the CLI would pay for them."""
+    probe = (
+        "import sys, autowerewolf.cli, autowerewolf.web.app\n"
+        "print(sorted(m for m in ('openai', 'langchain_openai', 'ollama', 'langchain_ollama')"
+        " if m in sys.modules))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "[]"
+    built = probe.replace(
+        "import sys,",
+        "import sys, autowerewolf.backends as b; "
+        "b.make_chat_model(b.ModelConfig(backend='api', model='m', base_url='http://127.0.0.1:9/v1'))\n"
+        "import",
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", built], capture_output=True, text=True, check=True
+    ).stdout
+    assert "langchain_openai" in loaded  # the probe sees a client once one is built

@@ -198,6 +198,7 @@ def test_replay_by_audience(saved: tuple[Path, Games]) -> None:
 # ---- batch ----------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_batch_then_rerun_continues_and_skips(tmp_path: Path) -> None:
     db = tmp_path / "batch.db"
     args = ["batch", "--games", 4, "--concurrency", 2, "--players", "random",

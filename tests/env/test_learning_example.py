@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "train" / "learn.py"
 
 
@@ -15,6 +17,7 @@ def rates(*args: str) -> list[float]:
     return [float(line.split()[1]) for line in done.stdout.splitlines()[1:]]
 
 
+@pytest.mark.long
 def test_the_example_policy_learns_the_wolves_side() -> None:
     untrained = rates("--games", "300", "--block", "150", "--rate", "0")
     trained = rates("--games", "300", "--block", "150")

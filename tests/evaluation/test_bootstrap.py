@@ -72,6 +72,7 @@ def test_cluster_bootstrap_covers_a_known_effect_where_pooled_ballots_do_not() -
     assert pooled_covered / runs < 0.80
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("kind", ["random"])
 def test_a_null_tournament_puts_no_difference_inside_every_interval(
     kind: str, tmp_path: Path

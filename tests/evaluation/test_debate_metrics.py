@@ -271,6 +271,7 @@ def test_bootstrap_over_games() -> None:
     assert chart.series is not None and chart.series[0] == "g2"
 
 
+@pytest.mark.long
 def test_a_probed_tournament_reports_every_metric_with_intervals(tmp_path: Path) -> None:
     config = TournamentConfig.model_validate(
         {

@@ -104,6 +104,7 @@ def grown(study_db: Path, day1: Day1Vote, tmp_path_factory: pytest.TempPathFacto
     return Grown(more, folder, rounds, outcomes, files_digest(study_db) == before)
 
 
+@pytest.mark.long
 def test_arms_are_independent_forks_and_the_source_is_untouched(
     grown: Grown, study_db: Path
 ) -> None:
@@ -136,6 +137,7 @@ def test_arms_are_independent_forks_and_the_source_is_untouched(
     assert player_seed(spec, 0) != player_seed(spec, 1)
 
 
+@pytest.mark.long
 def test_rerunning_continues_and_refuses_another_design(grown: Grown, study_db: Path) -> None:
     assert grown.rounds == [
         ["baseline-000", "treatment-000"],

@@ -46,6 +46,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Rep
     yield db, report
 
 
+@pytest.mark.long
 def test_heuristic_ranks_above_random_with_separated_intervals(
     played: tuple[Path, Report],
 ) -> None:
@@ -59,6 +60,7 @@ def test_heuristic_ranks_above_random_with_separated_intervals(
     assert by_name["heuristic"]["win"]["lo"] > by_name["random"]["win"]["hi"]
 
 
+@pytest.mark.long
 def test_every_game_records_its_contestants(played: tuple[Path, Report]) -> None:
     db, _ = played
     games = Games(db)
@@ -70,6 +72,7 @@ def test_every_game_records_its_contestants(played: tuple[Path, Report]) -> None
     assert len(record.seating.contestants) == 12
 
 
+@pytest.mark.long
 def test_rerun_continues_without_replaying(played: tuple[Path, Report]) -> None:
     db, _ = played
     found = pending(CONFIG, db)
@@ -123,6 +126,7 @@ def test_the_command_line_refuses_a_tournament_with_a_human_contestant(tmp_path:
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.long
 def test_report_command_writes_every_output(played: tuple[Path, Report], tmp_path: Path) -> None:
     db, _ = played
     result = CliRunner().invoke(
@@ -148,6 +152,7 @@ def test_report_command_writes_every_output(played: tuple[Path, Report], tmp_pat
     assert html.count("data:image/png;base64,") == 6
 
 
+@pytest.mark.long
 def test_report_renders_with_plots_in_headless_chromium(
     played: tuple[Path, Report], tmp_path: Path
 ) -> None:

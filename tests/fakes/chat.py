@@ -23,7 +23,8 @@ import httpx
 from langchain_core.messages import BaseMessage, convert_to_messages
 from pydantic import PrivateAttr
 
-from autowerewolf.backends.factory import PLACEHOLDER_API_KEY, RedactingChatOpenAI
+from autowerewolf.backends.factory import PLACEHOLDER_API_KEY
+from autowerewolf.backends.openai_chat import RedactingChatOpenAI
 from autowerewolf.backends.simulated import fill
 
 Responder = Callable[[list[BaseMessage], dict[str, Any]], str]

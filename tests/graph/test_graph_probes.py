@@ -91,7 +91,7 @@ def fake_llm_factory() -> Any:
         ("random", "bidding"),
         ("heuristic", "bidding"),
         ("heuristic", "bid_once"),
-        ("llm", "bidding"),
+        pytest.param("llm", "bidding", marks=pytest.mark.long),
     ],
 )
 def test_probes_never_change_the_game(kind: PlayerKind, protocol: str) -> None:

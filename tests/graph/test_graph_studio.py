@@ -100,6 +100,12 @@ def test_a_game_played_through_the_server_is_read_by_the_cli(
     # No warning from our code or our checkpointer while starting, serving and playing.
     text = re.sub(r"\x1b\[[0-9;]*m", "", log.read_text(errors="replace"))
     assert "Custom checkpointer missing" not in text
-    warnings = [line for line in text.splitlines() if re.search(r"\[(warning|error)", line)]
+    # LangGraph's own startup timer warns when an import passes 3 s, which a loaded 2-core
+    # CI machine decides, not our code (quiet, the app loads in about 1.1 s).
+    warnings = [
+        line
+        for line in text.splitlines()
+        if re.search(r"\[(warning|error)", line) and "langgraph_api.timing.timer" not in line
+    ]
     assert not warnings, warnings
     assert "PydanticUserError" not in text and "PydanticSchemaGenerationError" not in text

@@ -178,6 +178,7 @@ def test_bad_agent_flags_are_one_line_errors(tmp_path: Path) -> None:
         assert_user_error(played, problem)
 
 
+@pytest.mark.long
 def test_an_http_agent_is_a_tournament_contestant(tmp_path: Path) -> None:
     from autowerewolf.evaluation.tournament.config import TournamentConfig
     from autowerewolf.evaluation.tournament.play import run_tournament

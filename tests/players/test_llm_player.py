@@ -140,7 +140,7 @@ PROBED = {"variants": {"discussion": "bidding"}, "probes": PROBES}
         ("9-standard", False),
         ("8-arena", False),
         ("kaggle", False),
-        ("12-A", True),
+        pytest.param("12-A", True, marks=pytest.mark.long),
     ],
 )
 def test_no_prompt_leaks_hidden_information(board: str, probed: bool) -> None:

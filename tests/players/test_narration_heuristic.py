@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
@@ -49,6 +50,7 @@ def test_llm_narrator_falls_back_to_the_template_when_the_model_fails() -> None:
     assert LLMNarrator(Broken()).narrate(events) == TemplateNarrator().narrate(events)  # type: ignore[arg-type]
 
 
+@pytest.mark.long
 def test_heuristic_good_side_beats_random_good_side() -> None:
     graph = build_graph().compile()
     wins: Counter[str] = Counter()

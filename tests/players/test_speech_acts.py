@@ -3,6 +3,7 @@
 the sentence the table hears; a speech that recites its prompt, or a Seer reporting a check
 she never made, gets a second look and counts as out of character."""
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -15,10 +16,12 @@ from autowerewolf.graph.context import GameContext
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.seating import Seating
 from autowerewolf.prompts.answers import COMPACT, answer_schema
+from autowerewolf.prompts.question import ANSWER_LINES, decision_tail
 from autowerewolf.prompts.second_look import copies_prompt, out_of_character
-from autowerewolf.prompts.speech_acts import contradiction, render
+from autowerewolf.prompts.speech_acts import contradiction, phrases, render, spoken
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.roles import Role
+from autowerewolf.rules.steps import TextKind
 from autowerewolf.rules.views import SeatView
 from tests.fixed import SECRET
 
@@ -48,21 +51,38 @@ def test_each_act_reads_as_a_sentence() -> None:
     assert render([act("accuse")]) == "I have nothing to add."  # no seat: nothing to accuse
 
 
+def said(phrase: str, reason: str = "") -> dict[str, str]:
+    return {"say": phrase, "reason": reason}
+
+
 def test_a_structured_speech_names_only_legal_seats_and_roles() -> None:
     schema = answer_schema("speech", ("speak",), ACTS, SEATS, ROLES)
-    good = {"reasoning": "", "choice": "speak", "acts": [act("accuse", "P02")]}
+    good = {"reasoning": "", "choice": "speak", "acts": [said("accuse P02"), said("claim seer")]}
     assert schema.model_validate(good)
     for bad in (
-        {**good, "acts": [act("accuse", "P09")]},  # not a seat at the table
-        {**good, "acts": [act("claim", role="witch")]},  # not a role of the board
+        {**good, "acts": [said("accuse P09")]},  # not a seat at the table
+        {**good, "acts": [said("claim witch")]},  # not a role of the board
+        {**good, "acts": [said("check P02 maybe")]},
         {**good, "acts": []},
-        {**good, "acts": [act("pass")] * 3},  # at most two: a speech's tokens are its cost
-        {**good, "acts": [act("accuse", "P02", reason="x" * 61)]},
+        {**good, "acts": [said("pass")] * 3},  # at most two: a speech's tokens are its cost
+        {**good, "acts": [said("accuse P02", reason="x" * 61)]},
         {**good, "reasoning": "x" * 61},  # the acts carry the reasons
     ):
         with pytest.raises(ValidationError):
             schema.model_validate(bad)
     assert "speech" in answer_schema("speech", ("speak",), COMPACT, SEATS, ROLES).model_fields
+
+
+def test_an_act_is_said_as_a_phrase_and_kept_as_its_parts() -> None:
+    kept = spoken([said("check P05 wolf", "seen"), said("claim seer"), said("vouch P01")])
+    assert kept == [
+        act("check", "P05", result="wolf", reason="seen"),
+        act("claim", role="seer"),
+        act("vouch", "P01"),
+    ]
+    assert render(kept) == "I checked P05 last night: wolf: seen. I am the seer. I trust P01."
+    assert spoken([said("defend", "I am good")]) == [act("defend", reason="I am good")]
+    assert len(phrases(SEATS, ROLES)) == 3 * 5 + 3 + 3  # four kinds about a seat (check twice)
 
 
 def test_the_embedded_model_speaks_in_acts_and_api_models_freely() -> None:
@@ -129,3 +149,13 @@ def test_llm_seats_speaking_in_acts_play_a_game_with_rendered_speeches() -> None
     assert speeches and all(r.data and r.data["acts"] for r in speeches)
     assert all(r.text == render(r.data["acts"]) for r in speeches if r.data)
     assert all(out_of_character(r.text) is False for r in speeches)
+
+
+def test_a_seat_answering_in_acts_is_told_their_phrases_with_placeholders() -> None:
+    def tail(text: TextKind | None, acts: bool) -> str:
+        return decision_tail("(You are Kai.)", "", [], "Speak.", "Choices: speak", text, acts)
+
+    assert tail("speech", acts=True).endswith(ANSWER_LINES["acts"])
+    assert "accuse SEAT" in ANSWER_LINES["acts"] and not re.search(r"P\d\d", ANSWER_LINES["acts"])
+    assert tail("speech", acts=False).endswith(ANSWER_LINES["speech"])
+    assert tail(None, acts=True).endswith(ANSWER_LINES[None])  # a vote has no speech

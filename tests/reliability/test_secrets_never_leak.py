@@ -17,8 +17,9 @@ from langchain_core.messages import HumanMessage
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel
 
+from autowerewolf.backends.call_error import ModelCallError
 from autowerewolf.backends.config import ModelConfig
-from autowerewolf.backends.factory import ModelCallError, make_chat_model
+from autowerewolf.backends.factory import make_chat_model
 from autowerewolf.backends.redact import RedactingFormatter, redact_secrets
 from tests.fakes.chat import FakeChatModel
 

@@ -157,6 +157,7 @@ def test_a_batch_runs_inside_a_running_event_loop(tmp_path: Path) -> None:
     assert [o.status for o in outcomes] == ["finished"]
 
 
+@pytest.mark.long
 def test_a_batch_on_two_processes_plays_the_games_of_one(tmp_path: Path) -> None:
     """One event loop per core (autowerewolf/batch/cores.py): the same games, whichever
     process plays them; the tournament's `finished` hook hears each in the parent."""

@@ -104,6 +104,7 @@ def test_the_url_is_never_shown_with_its_password() -> None:
     assert refused.exit_code == 2 and "secret" not in refused.output
 
 
+@pytest.mark.long
 def test_tournament_and_report_on_postgres(url: str, tmp_path: Path) -> None:
     pytest.importorskip("openskill")
     config = tmp_path / "t.yaml"

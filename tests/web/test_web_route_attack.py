@@ -147,6 +147,7 @@ def judge(probe: Probe, status: int, text: str, truth: GameState, game: str) -> 
     return [f"{where}: {leak}" for leak in leaks(sse_or_json(text), truth, probe.caller.audience)]
 
 
+@pytest.mark.long
 def test_every_route_refuses_or_answers_without_a_leak(
     server: Server, table: dict[str, Any]
 ) -> None:

@@ -77,6 +77,7 @@ def play_human_seats(server: Server, game: dict[str, Any]) -> int:
     return answered
 
 
+@pytest.mark.long
 def test_a_named_human_plays_a_tournament_and_is_rated_beside_the_programs(
     server: Server, tmp_path: Path
 ) -> None:

@@ -11,7 +11,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel
 
-from autowerewolf.backends.factory import ModelCallError
+from autowerewolf.backends.call_error import ModelCallError
 from autowerewolf.backends.gate import ModelUnavailable
 from autowerewolf.backends.redact import redact_secrets
 from autowerewolf.backends.usage import usage_from_message

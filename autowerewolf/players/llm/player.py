@@ -52,9 +52,9 @@ def _choice(parsed: BaseModel, options: tuple[str, ...]) -> Action:
 
 
 def _acts(parsed: BaseModel | None) -> list[dict[str, str]]:
-    """A structured speech's acts, as plain data (prompts/speech_acts.py)."""
+    """A structured speech's acts, as the records keep them (prompts/speech_acts.py)."""
     acts = getattr(parsed, "acts", None) or []
-    return [a.model_dump() if isinstance(a, BaseModel) else dict(a) for a in acts]
+    return speech_acts.spoken([a.model_dump() if isinstance(a, BaseModel) else a for a in acts])
 
 
 class LLMPlayer:
@@ -97,7 +97,8 @@ class LLMPlayer:
         after two invalid answers) and the prompt's question part (its tail), for the record.
         `notes` are the agent design's additions (estimates, strategy, experiences)."""
         system = self.system_prompt(view)
-        prompt = prompt_messages(view, instruction, notes, choices, memory, text, system)
+        acts = self.bounds.speech_acts
+        prompt = prompt_messages(view, instruction, notes, choices, memory, text, system, acts)
         messages: list[BaseMessage] = [SystemMessage(prompt.system), HumanMessage(prompt.user)]
         exchange = Exchange(prompt_chars=len(prompt.system) + len(prompt.user))
         started = time.perf_counter()

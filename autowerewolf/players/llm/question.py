@@ -75,10 +75,11 @@ def prompt_messages(
     memory: Memory | None = None,
     text: TextKind | None = None,
     system: str | None = None,
+    acts: bool = False,
 ) -> Prompt:
     """The system and user messages of one question; `notes` are an agent design's
     additions (estimates, strategy, experiences); `system` is the seat's system prompt if
-    the caller has it already."""
+    the caller has it already; `acts`: a speech is answered in acts (speech_acts.py)."""
     memory = memory or remember(view)
     ledger = memory.ledger
     noted = ledger_text(
@@ -88,7 +89,7 @@ def prompt_messages(
         ledger.votes,
         memory.verbatim_day,
     )
-    tail = decision_tail(identity_line(view), noted, notes, instruction, choices, text)
+    tail = decision_tail(identity_line(view), noted, notes, instruction, choices, text, acts)
     user = decision_message(memory_text(memory.digest, memory.recent), tail)
     return Prompt(system=system or system_prompt(view), user=user, tail=tail)
 
