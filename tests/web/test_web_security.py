@@ -124,8 +124,7 @@ def _status(
 ) -> int:
     """The status, reading a stream's first messages: a denied thread stream answers 200
     and sends its 403 as an error event."""
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    with httpx.Client(base_url=server.url, headers=headers, timeout=30) as client:
+    with server.client(token) as client:
         if not stream:
             return client.request(method, path, json=body).status_code
         with client.stream(method, path, json=body, timeout=5) as response:
