@@ -30,10 +30,11 @@ def server() -> Iterator[LocalServer]:
     # Only a missing extra skips: a bad model file or a missing binary fails the tests.
     require_local_extra()
     # These games reach it as a user's own llama-server (backend `api` or `ollama` with a
-    # base_url): unpinned and ungated, so every simultaneous question arrives at once. Two
-    # slots, as the server had before it kept one per seat: thirteen slots computed twelve
-    # calls at once, slower on 2 cores (its api game took over 30 minutes, against about 12).
-    with LocalServer(parallel=2) as running:
+    # base_url): unpinned and ungated, so every simultaneous question arrives at once. Set up
+    # as it was before it kept a slot per seat: two slots and a host-memory prompt cache for
+    # the other seats' prefixes. Thirteen slots computed twelve calls at once, slower on 2
+    # cores; two without that cache recomputed most prompts (over 30 minutes for the day).
+    with LocalServer(parallel=2, cache_ram_mib=2048) as running:
         yield running
 
 
@@ -63,7 +64,11 @@ def check_logs(record: GameRecord) -> None:
 def test_a_game_through_api_backend(server: LocalServer, tmp_path: Path) -> None:
     models = PlayerModels(
         default=ModelConfig(
-            backend="api", base_url=server.base_url, model=DEFAULT_ALIAS, max_tokens=400
+            backend="api",
+            base_url=server.base_url,
+            model=DEFAULT_ALIAS,
+            max_tokens=400,
+            budget="compact",  # the embedded model's bounds, as its `local` backend has
         )
     )
     # One day (Night 1, the sheriff election, the discussion and the exile vote) keeps CI
