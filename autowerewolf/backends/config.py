@@ -134,6 +134,11 @@ class ModelConfig(_Strict):
     latency_s: Seconds = 1.0
     jitter_s: Seconds = 0.0
 
+    @property
+    def managed_local(self) -> bool:
+        """Served by the embedded llama-server this process starts (no base_url of its own)."""
+        return self.backend == "local" and self.base_url is None
+
     @model_validator(mode="after")
     def _check_backend_fields(self) -> ModelConfig:
         if self.backend == "simulated" and self.base_url is not None:

@@ -290,7 +290,7 @@ class Gates:
         key = (config.backend, server, config.api_key_env)
         if key not in self._gates:
             in_flight = config.max_in_flight
-            if in_flight is None and config.backend == "local" and config.base_url is None:
+            if in_flight is None and config.managed_local:
                 # The embedded server computes best two calls at a time (local_server.py).
                 in_flight = DEFAULT_IN_FLIGHT
             self._gates[key] = ModelGate(

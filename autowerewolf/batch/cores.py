@@ -53,7 +53,7 @@ def on_local_model(games: Sequence[BatchGame], models: PlayerModels | None) -> b
     """Whether any LLM seat may play on the embedded model (started by each process)."""
 
     def local(config: ModelConfig | None) -> bool:
-        return config is not None and config.backend == "local" and config.base_url is None
+        return config is not None and config.managed_local
 
     for game in games:
         chosen = game.models or models

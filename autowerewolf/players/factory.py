@@ -80,7 +80,7 @@ class ModelPool:
         (LocalServer): a seat's prompt stays there from one of its calls to the next."""
         key, local, slot = config.model_dump_json(), None, None
         with self._lock:
-            if config.backend == "local" and config.base_url is None:
+            if config.managed_local:
                 if self._local is None:
                     self._local = LocalServer()
                 local = self._local.start()
@@ -99,7 +99,7 @@ class ModelPool:
         """On the managed local server, start every seat's slot with `text`, the start of
         the system prompt that every seat of the table shares (backends/slots.py): done at
         the first seat's first question, when the server is idle, then never again."""
-        if config.backend == "local" and config.base_url is None and self._local is not None:
+        if config.managed_local and self._local is not None:
             with self._lock:
                 self._local.prime(text)
 
@@ -149,6 +149,7 @@ class PlayerBuilder:
                 return ExternalAgent(agent, config.timeout_s)
             index = [p.seat for p in view.players].index(seat)
             chat = self.pool.chat(config, index)
-            self.pool.prime(config, table_prompt(view.rules))
+            if config.managed_local:  # the rules text is built only where it is used
+                self.pool.prime(config, table_prompt(view.rules))
             return build_agent(agent, chat, config.model, config.bounds(), self.experience)
         return basic_player(seat, kind, seating, view)

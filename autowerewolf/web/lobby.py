@@ -119,6 +119,6 @@ def check_game(setup: GameSetup, seating: Seating, players: PlayerBuilder) -> li
         for r in roles
         if not is_external(seating.agents.resolve(s, r.value))
     ]
-    if any(c.backend == "local" and c.base_url is None for c in configs):
+    if any(c.managed_local for c in configs):
         llama_server_binary()  # the embedded model needs the `local` extra: say so now
     return game.human_seats
