@@ -105,7 +105,7 @@ def test_a_seat_keeps_its_prompt_cached_while_other_seats_speak(server: LocalSer
     # slot whose prompt looked most alike, so each call overwrote the previous seat's.
     pool = ModelPool(local=server)  # not closed: the module's server outlives it
     config = ModelConfig(backend="local", model=server.alias, temperature=0.0, max_tokens=4)
-    rules = " ".join(f"Rule {n}: every player follows rule {n}." for n in range(60))
+    rules = " ".join(f"Rule {n}: every player follows rule {n}." for n in range(15))
     said = [f"Day 1: P{n:02d} says they suspect P{(n * 5) % 12 + 1:02d}." for n in range(1, 13)]
 
     def ask(seat: int, heard: int) -> tuple[int, int]:

@@ -63,9 +63,15 @@ def test_the_example_plugin_passes() -> None:
     assert report.asked["exile_vote"] > 0
 
 
+# `attack` is `support`'s class with another strategy text: the watch, which looks for code
+# that reaches the game's state, has nothing new to see in it (test_every_llm_design_passes
+# checks both).
+WATCHED = [*(d for d in LLM_DESIGNS if d != "attack"), "cautious"]
+
+
 @pytest.mark.slow
 @pytest.mark.long
-@pytest.mark.parametrize("name", [*LLM_DESIGNS, "cautious"])
+@pytest.mark.parametrize("name", WATCHED)
 def test_every_design_passes_at_every_table_watched(name: str, tmp_path: Path) -> None:
     factory = _cautious if name == "cautious" else _design(name, tmp_path)
     report = check_player(factory)

@@ -4,19 +4,13 @@ bad input accepted with exit code 0, every error one line, no file modified by a
 
 """
 
+from pathlib import Path
+
 import pytest
 
 from .sweep import Outcome, counts, sweep
 
 pytestmark = pytest.mark.long
-
-
-@pytest.fixture(scope="module")
-def outcomes(tmp_path_factory: pytest.TempPathFactory) -> list[Outcome]:
-    with pytest.MonkeyPatch.context() as patch:
-        root = tmp_path_factory.mktemp("sweep")
-        patch.setenv("AUTOWEREWOLF_LOG_DIR", str(root / "logs"))
-        return list(sweep(root / "work"))
 
 
 def _failures(outcomes: list[Outcome], owner: str) -> list[str]:
@@ -27,17 +21,17 @@ def _failures(outcomes: list[Outcome], owner: str) -> list[str]:
     ]
 
 
-def test_the_sweep_is_big_enough(outcomes: list[Outcome]) -> None:
+# One test, not one per promise: on two workers each would run the sweep (about 40 s).
+def test_the_sweep_is_big_enough_and_every_case_holds(tmp_path: Path) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AUTOWEREWOLF_LOG_DIR", str(tmp_path / "logs"))
+        outcomes = list(sweep(tmp_path / "work"))
     totals = counts(outcomes)
     assert totals["bad invocations"] >= 120 and totals["database runs"] >= 100
     commands = {o.case.args[0] for o in outcomes}
     assert {"play", "resume", "batch", "games", "inspect", "history", "fork", "replay",
             "tournament", "report"} <= commands  # fmt: skip
-
-
-def test_no_traceback_no_accepted_bad_input_no_modified_file(outcomes: list[Outcome]) -> None:
+    # No traceback, no bad input accepted, no file modified by a reader.
     assert _failures(outcomes, "i8") == []
-
-
-def test_play_and_script_validation_cases(outcomes: list[Outcome]) -> None:
+    # The play and script validation cases.
     assert _failures(outcomes, "lead") == []

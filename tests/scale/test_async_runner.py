@@ -93,7 +93,7 @@ def test_a_killed_batch_resumes_to_identical_games(tmp_path: Path) -> None:
     """Random players: an LLM seat's recorded prompts change when its memory is rebuilt
     after a resume on this version (docs/scale.md); the game itself does not."""
     db = tmp_path / "k.db"
-    games_count = 120
+    games_count = 60  # two shares of 30: each core gets a worker process (MIN_SHARE 20)
     command = [
         sys.executable, "-m", "autowerewolf", "batch", "--games", str(games_count),
         "--players", "random", "--concurrency", "8", "--db", str(db), "--secret", HEX_SECRET,

@@ -1,7 +1,12 @@
-"""Real-model smoke games on the local llama.cpp server (run by .ci/run: `pytest -m realmodel`).
+"""The real-model smoke game (run by .ci/run: `pytest -m realmodel`).
 
-A 12-player game through the `api` backend, played to its end or to the end of Day 1, and a
-full day through the `ollama` backend behind an Ollama-API proxy in front of the same model.
+One game on the embedded model, Night 1 and Day 1 of the 8-seat board, with a backend per
+camp and role as a user chooses them: the Guard on the managed `local` server (a slot per
+seat, primed, gated: what `autowerewolf play` runs), the Seer through the `api` backend at
+that server's OpenAI URL, and the wolves through the `ollama` backend behind an Ollama-API
+proxy in front of the same model; the villagers are heuristic players. The 12-seat board's
+first day takes about 17 minutes on a quiet machine and over 30 in CI (docs/benchmarks.md):
+too long for every CI run.
 """
 
 from collections.abc import Iterator
@@ -9,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from autowerewolf.backends.config import ModelConfig, PlayerModels
-from autowerewolf.backends.local_server import DEFAULT_ALIAS, LocalServer, OllamaProxy
+from autowerewolf.backends.config import ModelOverride, PlayerModels
+from autowerewolf.backends.local_server import LocalServer, OllamaProxy
 from autowerewolf.graph.context import GameContext
-from autowerewolf.players.factory import ModelPool, PlayerBuilder
+from autowerewolf.players.factory import DEFAULT_MODELS, ModelPool, PlayerBuilder
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import EventKind
@@ -23,89 +28,74 @@ from tests.servers.local_extra import require_local_extra
 pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
 # The grammar-constrained server should almost never need a fallback (goal: 99% valid).
 MAX_FALLBACK_RATE = 0.05
+DEAL = ("werewolf", "villager", "seer", "villager", "guard", "werewolf", "villager", "villager")
+# Every role that acts at night on the model, the villagers heuristic: about 15 calls, a
+# few minutes on a quiet machine (all eight seats on the model: about 25).
+SEATING = Seating(
+    default="heuristic", seats={"P01": "llm", "P03": "llm", "P05": "llm", "P06": "llm"}
+)
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LocalServer]:
-    # Only a missing extra skips: a bad model file or a missing binary fails the tests.
+    # Only a missing extra skips: a bad model file or a missing binary fails the test.
     require_local_extra()
-    # These games reach it as a user's own llama-server (backend `api` or `ollama` with a
-    # base_url): unpinned and ungated, so every simultaneous question arrives at once. Set up
-    # as it was before it kept a slot per seat: two slots and a host-memory prompt cache for
-    # the other seats' prefixes. Thirteen slots computed twelve calls at once, slower on 2
-    # cores; two without that cache recomputed most prompts (over 30 minutes for the day).
-    with LocalServer(parallel=2, cache_ram_mib=2048) as running:
+    with LocalServer() as running:
         yield running
 
 
-def play(tmp_path: Path, models: PlayerModels, setup: GameSetup) -> GameRecord:
-    pool = ModelPool()
-    context = GameContext(PlayerBuilder(models, pool))
-    games = Games(tmp_path / "smoke.db", create=True, context=context)
+def test_a_game_with_a_backend_per_camp_on_the_embedded_model(
+    server: LocalServer, tmp_path: Path
+) -> None:
+    proxy = OllamaProxy(server.base_url, server.alias).start()
+    # The pool plays the `local` seats on the test's server, as `play` does on its own.
+    pool = ModelPool(local=server)
     try:
-        return games.start("smoke", setup, Seating(default="llm"))
+        # The other backends take the embedded model's bounds, as the `local` backend has.
+        api = ModelOverride(
+            backend="api", base_url=server.base_url, model=server.alias, budget="compact"
+        )
+        ollama = ModelOverride(
+            backend="ollama", base_url=proxy.base_url, model=proxy.model, budget="compact"
+        )
+        models = PlayerModels(
+            default=DEFAULT_MODELS.default, roles={"seer": api}, camps={"wolf": ollama}
+        )
+        context = GameContext(PlayerBuilder(models, pool))
+        games = Games(tmp_path / "smoke.db", create=True, context=context)
+        try:
+            setup = GameSetup(secret=SECRET, board="8-arena", seed=8, deal=DEAL, max_days=1)
+            record = games.start("smoke", setup, SEATING)
+        finally:
+            games.close()
     finally:
-        games.close()
         pool.close()
+        proxy.stop()
+    assert record.status == "finished"
+    check_decisions(record, proxy.model, server.alias)
+    days = {e.day for e in record.events if e.kind is EventKind.SPEECH and e.value == "discussion"}
+    assert 1 in days or record.game.winner is not None
 
 
-def check_logs(record: GameRecord) -> None:
+def check_decisions(record: GameRecord, wolf_model: str, local_model: str) -> None:
     records = record.records
     assert records, "no decisions recorded"
-    assert all(r.player == "llm" and r.prompt and r.latency_s > 0 for r in records)
+    assert {r.seat for r in records if r.player == "llm"} == set(SEATING.seats)
+    records = [r for r in records if r.player == "llm"]
+    assert all(r.prompt and r.latency_s > 0 for r in records)
     answered = [r for r in records if not r.fallback]
     assert all(r.raw and r.tokens_in for r in answered)
     fallback_rate = sum(r.fallback for r in records) / len(records)
     assert fallback_rate <= MAX_FALLBACK_RATE, f"fallback rate {fallback_rate:.1%}"
     speeches = [e for e in record.events if e.kind is EventKind.SPEECH]
     assert speeches and all(e.text for e in speeches)
-
-
-def test_a_game_through_api_backend(server: LocalServer, tmp_path: Path) -> None:
-    models = PlayerModels(
-        default=ModelConfig(
-            backend="api",
-            base_url=server.base_url,
-            model=DEFAULT_ALIAS,
-            max_tokens=400,
-            budget="compact",  # the embedded model's bounds, as its `local` backend has
-        )
-    )
-    # One day (Night 1, the sheriff election, the discussion and the exile vote) keeps CI
-    # time down: since wolves stopped exploding at nearly every speech (docs/agents.md), two
-    # days take about 20 minutes here and a whole game about 20 to 40.
-    record = play(tmp_path, models, GameSetup(secret=SECRET, seed=7, max_days=1))
-    assert record.status == "finished"
-    over = next(e for e in record.events if e.kind is EventKind.GAME_OVER)
-    assert record.game.winner is not None or over.text == "no winner after 1 days"
-    votes = {e.day for e in record.events if e.kind is EventKind.BALLOT and e.value == "exile"}
-    exploded = {e.day for e in record.events if e.kind is EventKind.SELF_EXPLOSION}
-    # Day 1 reached its exile vote, unless a wolf's self-explosion ended it first (RULES.md
-    # self-explosion: the rest of the day is cancelled).
-    assert 1 in votes or 1 in exploded or record.game.winner is not None
-    check_logs(record)
-    assert sum(r.cached_tokens or 0 for r in record.records) > 0, "server prompt cache unused"
-
-
-def test_one_full_day_through_ollama_backend(server: LocalServer, tmp_path: Path) -> None:
-    proxy = OllamaProxy(server.base_url, DEFAULT_ALIAS).start()
-    try:
-        models = PlayerModels(
-            default=ModelConfig(
-                backend="ollama",
-                base_url=proxy.base_url,
-                model=proxy.model,
-                max_tokens=400,
-                budget="compact",  # the embedded model's bounds, as its `local` backend has
-            )
-        )
-        # One full day (night, discussion, vote) on the 8-seat board keeps CI time down.
-        record = play(
-            tmp_path, models, GameSetup(secret=SECRET, board="8-arena", seed=8, max_days=1)
-        )
-    finally:
-        proxy.stop()
-    assert record.status == "finished"
-    check_logs(record)
-    days = {e.day for e in record.events if e.kind is EventKind.SPEECH and e.value == "discussion"}
-    assert 1 in days or record.game.winner is not None
+    roles = {s.id: s.role.value for s in record.game.seats}
+    by_role: dict[str, set[str | None]] = {}
+    for r in records:
+        by_role.setdefault(roles[r.seat], set()).add(r.model)
+    # Each backend answered its seats: the wolves through the proxy's model name.
+    assert by_role["werewolf"] == {wolf_model}
+    assert by_role["seer"] == {local_model} and by_role["guard"] == {local_model}
+    # The managed server's slots kept the seats' prefixes: its seats' later calls hit them.
+    local_calls = [r for r in answered if roles[r.seat] != "werewolf"]
+    assert sum(r.cached_tokens or 0 for r in local_calls) > 0, "server prompt cache unused"
