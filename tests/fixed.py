@@ -9,3 +9,15 @@ SECRET = ""
 
 # A real secret, for tests of the command line's `--secret` (a replay from seed and secret).
 HEX_SECRET = "7e57" * 8
+
+# An 8-arena deal (wolves P01 and P06, Seer P03, Guard P05) for the real-model smoke tests.
+ARENA_DEAL = (
+    "werewolf",
+    "villager",
+    "seer",
+    "villager",
+    "guard",
+    "werewolf",
+    "villager",
+    "villager",
+)

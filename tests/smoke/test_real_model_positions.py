@@ -11,7 +11,7 @@ from autowerewolf.cli import app
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
-from tests.fixed import SECRET
+from tests.fixed import ARENA_DEAL, SECRET
 from tests.servers.local_extra import require_local_extra
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
@@ -24,11 +24,9 @@ def test_positions_run_on_the_embedded_model(tmp_path: Path) -> None:
     try:
         # Heuristic good seats against random wolves on a seed where the good camp wins, on
         # the 8-seat board: its role estimate rates seven seats, the 12-seat board's eleven.
-        deal = ("werewolf", "villager", "seer", "villager", "guard", "werewolf", "villager",
-                "villager")  # fmt: skip
-        wolves = {f"P{i + 1:02d}": "random" for i, r in enumerate(deal) if r == "werewolf"}
+        wolves = {f"P{i + 1:02d}": "random" for i, r in enumerate(ARENA_DEAL) if r == "werewolf"}
         seating = Seating(default="heuristic", seats=wolves)
-        setup = GameSetup(secret=SECRET, board="8-arena", seed=1, deal=deal)
+        setup = GameSetup(secret=SECRET, board="8-arena", seed=1, deal=ARENA_DEAL)
         games.start("smoke", setup, seating)
     finally:
         games.close()
