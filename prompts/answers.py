@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from autowerewolf.prompts.speech_acts import ACTS_REASONING_CHARS, speech_field
+from autowerewolf.prompts.speech_acts import ACTS_REASONING_CHARS, REASON_CHARS, speech_field
 from autowerewolf.rules.steps import TextKind
 
 
@@ -43,18 +43,17 @@ def answer_schema(
     text: TextKind | None,
     options: tuple[str, ...],
     bounds: Bounds = COMPACT,
-    seats: tuple[str, ...] = (),
-    roles: tuple[str, ...] = (),
+    offered: tuple[str, ...] = (),
 ) -> type[AnswerBase]:
     """The schema of one decision: private reasoning first (so the model thinks before it
     chooses), `choice` among `options`, plus the step's free text (a speech or a wolf
-    message) if it takes one; with `bounds.speech_acts`, a speech is one or two acts about
-    `seats` (and claims among `roles`) instead."""
+    message) if it takes one; with `bounds.speech_acts`, a speech is an act among the
+    `offered` phrases (speech_acts.phrases) instead, and a wolf message a short reason."""
     if not (text == "speech" and bounds.speech_acts):
         # Unused, so not part of the cache key: every vote with the same options shares
         # one class whoever is alive (a miss costs ~1 ms of CPU, a tenth of a call's).
-        seats, roles = (), ()
-    return _answer_schema(text, options, bounds, seats, roles)
+        offered = ()
+    return _answer_schema(text, options, bounds, offered)
 
 
 @lru_cache(maxsize=SCHEMA_CACHE_SIZE)
@@ -62,10 +61,9 @@ def _answer_schema(
     text: TextKind | None,
     options: tuple[str, ...],
     bounds: Bounds,
-    seats: tuple[str, ...],
-    roles: tuple[str, ...],
+    offered: tuple[str, ...],
 ) -> type[AnswerBase]:
-    acts = text == "speech" and bounds.speech_acts and bool(seats)
+    acts = text == "speech" and bounds.speech_acts and bool(offered)
     fields: dict[str, object] = {
         "reasoning": (
             str,
@@ -80,7 +78,7 @@ def _answer_schema(
         "choice": (Literal[options], Field(description="One of the legal choices.")),
     }
     if acts:
-        fields["acts"] = speech_field(seats, roles)
+        fields["acts"] = speech_field(offered)
     elif text == "speech":
         fields["speech"] = (
             str,
@@ -89,7 +87,17 @@ def _answer_schema(
                 description="What you say to the table, in character ('' if you explode).",
             ),
         )
-    if text == "message":
+    if text == "message" and bounds.speech_acts:
+        # A structured speaker's whisper is one reason, like an act's: longer, the embedded
+        # model's messages recited the day's speeches or trailed off mid-sentence.
+        fields["message"] = (
+            str,
+            Field(
+                max_length=min(bounds.message, REASON_CHARS),
+                description="Why this target, in a few words, to your fellow wolves.",
+            ),
+        )
+    elif text == "message":
         fields["message"] = (
             str,
             Field(max_length=bounds.message, description="Short message to your fellow wolves."),

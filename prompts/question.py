@@ -45,8 +45,8 @@ ANSWER_LINES: dict[str | None, str] = {
     # they are, with placeholders (a small model copies the seat ids it reads).
     "acts": (
         "Answer with your private reasoning first, then your choice, then your speech as one "
-        "or two acts, each a phrase (accuse SEAT, vouch SEAT, claim ROLE, check SEAT wolf or "
-        "good, saved SEAT, defend, follow_sheriff, pass) and a few words of reason."
+        "act: a phrase (accuse SEAT, vouch SEAT, claim ROLE, check SEAT wolf or good, saved "
+        "SEAT, defend, follow_sheriff, pass) and a few words of reason."
     ),
     "message": (
         "Answer with your private reasoning first, then your choice, then your message: what "

@@ -20,8 +20,10 @@ from autowerewolf.rules.roles import Camp, Role, camp_of
 # A speech is what the embedded model generates most of, one seat after another: each act is
 # one short phrase ("accuse P03") and a short reason. Acts as objects of five fields
 # (act, seat, role, result, reason) with three of them "none" most of the time took 110-260
-# generated tokens for three acts, and still about 140 for two.
-MAX_ACTS = 2
+# generated tokens for three acts, and still about 140 for two phrases; and the embedded
+# model's second act mostly repeated its first ("I saved P01: X. I saved P01: X.") or took
+# it back ("I suspect P02 ... I trust P02"). A check or a save says the role it implies.
+MAX_ACTS = 1
 REASON_CHARS = 60
 # The speech's private reasoning: short, as each act has its reason.
 ACTS_REASONING_CHARS = 60
@@ -43,31 +45,53 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def phrases(seats: Sequence[str], roles: Sequence[str]) -> tuple[str, ...]:
-    """Every act a seat may say at a table of these seats and roles, as its phrase."""
+def phrases(
+    seat: str,
+    role: Role,
+    seats: Sequence[str],
+    roles: Sequence[str],
+    checks: Mapping[str, str] | None = None,
+    saved: Sequence[str] = (),
+) -> tuple[str, ...]:
+    """Every act `seat` (holding `role`) may say about the living `seats`, as its phrase.
+    A good seat is offered only what it knows to be true: its own role to claim, the Seer her
+    own results, the Witch her own cures. The embedded model's villagers "saved" seats and
+    its Seers reported checks they never made when every phrase was on offer; a good seat
+    has no reason to lie, so the menu, not a second look, keeps its speech in character. A
+    wolf may bluff any good role, any check and any save."""
+    others = [s for s in seats if s != seat]
+    if camp_of(role) is Camp.GOOD:
+        reports = tuple(f"check {s} {r}" for s, r in (checks or {}).items() if s in others)
+        cures = tuple(f"saved {s}" for s in saved if s in others)
+        claims: tuple[str, ...] = (role.value,)
+    else:
+        reports = tuple(f"check {s} {result}" for s in others for result in RESULTS)
+        cures = tuple(f"saved {s}" for s in others)
+        claims = tuple(r for r in roles if r != Role.WEREWOLF.value)
     return (
-        *(f"accuse {s}" for s in seats),
-        *(f"vouch {s}" for s in seats),
-        *(f"check {s} {result}" for s in seats for result in RESULTS),
-        *(f"saved {s}" for s in seats),
-        *(f"claim {r}" for r in roles),
+        *(f"accuse {s}" for s in others),
+        *(f"vouch {s}" for s in others),
+        *reports,
+        *cures,
+        *(f"claim {r}" for r in claims),
         *_ALONE,
     )
 
 
 @lru_cache(maxsize=256)
-def acts_schema(seats: tuple[str, ...], roles: tuple[str, ...]) -> type[BaseModel]:
-    """One act: its phrase among the legal ones, and a short reason."""
+def acts_schema(offered: tuple[str, ...]) -> type[BaseModel]:
+    """One act: its phrase among the `offered` ones, and a short reason."""
     fields: dict[str, Any] = {
-        "say": (Literal[phrases(seats, roles)], Field(description="The act.")),
+        "say": (Literal[offered], Field(description="The act.")),
         "reason": (str, Field(max_length=REASON_CHARS, description="Why, in a few words.")),
     }
     return create_model("SpeechAct", __base__=_Strict, **fields)
 
 
-def speech_field(seats: tuple[str, ...], roles: tuple[str, ...]) -> tuple[Any, Any]:
-    """The `acts` field of a speech answer: one or two acts."""
-    act = acts_schema(seats, roles)
+def speech_field(offered: tuple[str, ...]) -> tuple[Any, Any]:
+    """The `acts` field of a speech answer: its act among the `offered` phrases (a list of
+    MAX_ACTS, so records keep one shape if a larger model is given more)."""
+    act = acts_schema(offered)
     return (
         list[act],  # type: ignore[valid-type]
         Field(min_length=1, max_length=MAX_ACTS, description=f"Your speech, as acts. {ACT_HELP}"),
@@ -103,9 +127,10 @@ def render_act(act: dict[str, str]) -> str:
     if kind == "claim" and role and role != "none":
         return f"I am the {role}" + _reason(act)
     if kind == "check" and about and result and result != "none":
-        return f"I checked {about} last night: {result}" + _reason(act)
+        found = "a wolf" if result == "wolf" else "good"
+        return f"I am the Seer, and my check found {about} {found}" + _reason(act)
     if kind == "saved" and about:
-        return f"I saved {about} last night" + _reason(act)
+        return f"I am the Witch, and I saved {about} from the wolves" + _reason(act)
     if kind == "accuse" and about:
         return f"I suspect {about}" + _reason(act)
     if kind == "vouch" and about:

@@ -28,6 +28,8 @@ from tests.fixed import SECRET
 ACTS = replace(COMPACT, speech_acts=True)
 SEATS = ("P01", "P02", "P05")
 ROLES = ("werewolf", "villager", "seer")
+# What a wolf at P01 may say: any seat but its own, any good role, any check or save (bluffs).
+WOLF_PHRASES = phrases("P01", Role.WEREWOLF, SEATS, ROLES)
 
 
 def act(kind: str, seat: str = "none", **more: str) -> dict[str, str]:
@@ -43,7 +45,7 @@ def test_each_act_reads_as_a_sentence() -> None:
         ]
     )
     assert spoken == (
-        "I am the seer: hear me out. I checked P05 last night: wolf. "
+        "I am the seer: hear me out. I am the Seer, and my check found P05 a wolf. "
         "I suspect P02: he dodged the vote."
     )
     assert render([act("vouch", "P01")]) == "I trust P01."
@@ -56,21 +58,23 @@ def said(phrase: str, reason: str = "") -> dict[str, str]:
 
 
 def test_a_structured_speech_names_only_legal_seats_and_roles() -> None:
-    schema = answer_schema("speech", ("speak",), ACTS, SEATS, ROLES)
-    good = {"reasoning": "", "choice": "speak", "acts": [said("accuse P02"), said("claim seer")]}
+    schema = answer_schema("speech", ("speak",), ACTS, WOLF_PHRASES)
+    good = {"reasoning": "", "choice": "speak", "acts": [said("claim seer")]}
     assert schema.model_validate(good)
     for bad in (
         {**good, "acts": [said("accuse P09")]},  # not a seat at the table
+        {**good, "acts": [said("accuse P01")]},  # the speaker itself
         {**good, "acts": [said("claim witch")]},  # not a role of the board
+        {**good, "acts": [said("claim werewolf")]},  # never a sensible claim
         {**good, "acts": [said("check P02 maybe")]},
         {**good, "acts": []},
-        {**good, "acts": [said("pass")] * 3},  # at most two: a speech's tokens are its cost
+        {**good, "acts": [said("pass")] * 2},  # one act: a speech's tokens are its cost
         {**good, "acts": [said("accuse P02", reason="x" * 61)]},
         {**good, "reasoning": "x" * 61},  # the acts carry the reasons
     ):
         with pytest.raises(ValidationError):
             schema.model_validate(bad)
-    assert "speech" in answer_schema("speech", ("speak",), COMPACT, SEATS, ROLES).model_fields
+    assert "speech" in answer_schema("speech", ("speak",), COMPACT, WOLF_PHRASES).model_fields
 
 
 def test_an_act_is_said_as_a_phrase_and_kept_as_its_parts() -> None:
@@ -80,9 +84,29 @@ def test_an_act_is_said_as_a_phrase_and_kept_as_its_parts() -> None:
         act("claim", role="seer"),
         act("vouch", "P01"),
     ]
-    assert render(kept) == "I checked P05 last night: wolf: seen. I am the seer. I trust P01."
+    assert render(kept) == (
+        "I am the Seer, and my check found P05 a wolf: seen. I am the seer. I trust P01."
+    )
     assert spoken([said("defend", "I am good")]) == [act("defend", reason="I am good")]
-    assert len(phrases(SEATS, ROLES)) == 3 * 5 + 3 + 3  # four kinds about a seat (check twice)
+    # two others, four kinds about a seat (a check with either result), two good roles, and
+    # defend, follow_sheriff and pass
+    assert len(WOLF_PHRASES) == 2 * 5 + 2 + 3
+
+
+def test_a_good_seat_is_offered_only_what_it_knows_to_be_true() -> None:
+    seats = ("P01", "P02", "P05", "P07")
+    roles = ("werewolf", "villager", "seer", "witch")
+    villager = set(phrases("P02", Role.VILLAGER, seats, roles))
+    assert {"claim villager", "accuse P05", "vouch P01", "pass"} <= villager
+    assert not {p for p in villager if p.split()[0] in ("check", "saved")}
+    assert not {"claim seer", "accuse P02"} & villager
+    seer = set(phrases("P05", Role.SEER, seats, roles, {"P01": "wolf", "P05": "good"}))
+    assert {p for p in seer if p.startswith("check")} == {"check P01 wolf"}
+    witch = set(phrases("P07", Role.WITCH, seats, roles, saved=["P02", "P03"]))
+    # P03 is dead: the menu names living seats only
+    assert {p for p in witch if p.startswith("saved")} == {"saved P02"}
+    wolf = set(phrases("P01", Role.WEREWOLF, seats, roles))
+    assert {"check P02 good", "check P02 wolf", "saved P05", "claim seer", "claim witch"} <= wolf
 
 
 def test_the_embedded_model_speaks_in_acts_and_api_models_freely() -> None:
@@ -159,3 +183,16 @@ def test_a_seat_answering_in_acts_is_told_their_phrases_with_placeholders() -> N
     assert "accuse SEAT" in ANSWER_LINES["acts"] and not re.search(r"P\d\d", ANSWER_LINES["acts"])
     assert tail("speech", acts=False).endswith(ANSWER_LINES["speech"])
     assert tail(None, acts=True).endswith(ANSWER_LINES[None])  # a vote has no speech
+
+
+def test_a_structured_speakers_wolf_message_is_one_short_reason() -> None:
+    message = answer_schema("message", ("P02", "none"), ACTS).model_json_schema()
+    assert message["properties"]["message"]["maxLength"] == 60
+    free = answer_schema("message", ("P02", "none"), COMPACT).model_json_schema()
+    assert free["properties"]["message"]["maxLength"] == COMPACT.message
+
+
+def test_a_whisper_that_refuses_to_answer_is_out_of_character() -> None:
+    # A wolf's whisper of the embedded model's game: a refusal, not play.
+    assert out_of_character("I can't answer this question because I'm not the wolf channel")
+    assert not out_of_character("I can't trust P05 after that vote.")

@@ -113,11 +113,11 @@ def test_the_schema_cache_key_holds_what_the_schema_uses() -> None:
         return list(schema.model_json_schema()["properties"]["choice"]["enum"])
 
     options = ("P01", "P02", "none")
-    vote = answer_schema(None, options, COMPACT, ("P01", "P02", "P03"), ("seer",))
-    # Seats and roles shape only a structured speech: other schemas share one class.
-    assert answer_schema(None, options, COMPACT, ("P01", "P02"), ("witch",)) is vote
-    assert answer_schema("speech", ("speak",), COMPACT, ("P01",)) is answer_schema(
-        "speech", ("speak",), COMPACT, ("P02", "P03")
+    vote = answer_schema(None, options, COMPACT, ("accuse P01", "accuse P03"))
+    # The offered phrases shape only a structured speech: other schemas share one class.
+    assert answer_schema(None, options, COMPACT, ("accuse P02",)) is vote
+    assert answer_schema("speech", ("speak",), COMPACT, ("accuse P01",)) is answer_schema(
+        "speech", ("speak",), COMPACT, ("vouch P02", "accuse P03")
     )
     # Other legal options, another text or other bounds: another schema.
     assert choices(answer_schema(None, ("P01", "none"))) == ["P01", "none"]
@@ -125,8 +125,8 @@ def test_the_schema_cache_key_holds_what_the_schema_uses() -> None:
     assert answer_schema("message", options) is not vote
     assert answer_schema(None, options, FULL) is not vote
     acts = replace(COMPACT, speech_acts=True)
-    few = answer_schema("speech", ("speak",), acts, ("P01", "P02"), ("seer",))
-    more = answer_schema("speech", ("speak",), acts, ("P01", "P02", "P03"), ("seer",))
+    few = answer_schema("speech", ("speak",), acts, ("accuse P01", "accuse P02"))
+    more = answer_schema("speech", ("speak",), acts, ("accuse P01", "accuse P02", "accuse P03"))
     assert few is not more and "P03" in json.dumps(more.model_json_schema())
     assert "P03" not in json.dumps(few.model_json_schema())
 

@@ -150,9 +150,19 @@ class LLMPlayer:
         )  # fmt: skip
         notes = (*notes, *asked.notes)
         text = asked.text
-        seats = tuple(p.seat for p in view.players if p.alive)
-        roles = tuple(dict.fromkeys(r.value for r in view.rules.roles))
-        schema = answer_schema(text, view.options, self.bounds, seats, roles)
+        offered = (
+            speech_acts.phrases(
+                view.seat,
+                view.role,
+                [p.seat for p in view.players if p.alive],
+                list(dict.fromkeys(r.value for r in view.rules.roles)),
+                known.checks,
+                sorted(known.saved),
+            )
+            if text == "speech" and self.bounds.speech_acts
+            else ()
+        )
+        schema = answer_schema(text, view.options, self.bounds, offered)
         exchange, prompt = yield from self.ask(
             view,
             instruction,
