@@ -23,7 +23,8 @@ opportunities over all games), the share of decisions that fell back to a random
 the share of speeches and wolf messages that stayed out of character (an apology or a
 refusal, a recited prompt, a claim against what the seat knew: `prompts/second_look.py`),
 the share of prompt tokens the server answered from its cache, the decisions asked a
-second time, and the median seconds per game; `profile` prints where each game's time went.
+second time, and the median seconds per game; `profile` prints where each game's time went
+(the server's own figures per game, then the model calls by decision kind).
 """
 
 import argparse
@@ -191,7 +192,8 @@ def table(out: Path) -> None:
 
 
 def profile(out: Path) -> None:
-    """Where each finished game's time went: the server's own figures per game."""
+    """Where each finished game's time went: the server's own figures per game, then the
+    model calls of every finished game by decision kind (from the games' records)."""
     print("| game | wall s | requests | prompt tokens computed | prompt s | tokens generated"
           " | generation s | load before |")  # fmt: skip
     print("|" + "---|" * 8)
@@ -204,6 +206,44 @@ def profile(out: Path) -> None:
                 f" | {line['prompt_tokens']:.0f} | {line['prompt_s']:.0f}"
                 f" | {line['gen_tokens']:.0f} | {line['gen_s']:.0f} | {line['load_before']} |"
             )
+    print()
+    print("| model | decision | decisions | second looks | prompt tokens | from cache"
+          " | prompt tokens computed | generated tokens | generated per decision |")  # fmt: skip
+    print("|" + "---|" * 9)
+    for db in sorted(out.glob("*.db")):
+        for step, calls in sorted(_calls_by_step(db).items(), key=lambda kv: -kv[1][3]):
+            n, looks, prompt, computed, generated = calls
+            cached = 1 - computed / max(1, prompt)
+            print(
+                f"| {db.stem} | {step} | {n} | {looks} | {prompt} | {cached:.0%}"
+                f" | {computed} | {generated} | {generated / max(1, n):.0f} |"
+            )
+
+
+def _calls_by_step(db: Path) -> dict[str, list[int]]:
+    """Per decision kind over the finished games: decisions, second looks, prompt tokens,
+    prompt tokens not from the cache, and generated tokens (a second look's included)."""
+    steps: dict[str, list[int]] = {}
+    games = Games(db, readonly=True)
+    try:
+        for game_id in games.ids():
+            record = games.peek(game_id)
+            if record is None or record.status != "finished":
+                continue
+            for r in record.records:
+                if r.player != "llm":
+                    continue
+                step = r.key.split(":")[1] if r.purpose == "decision" else r.purpose
+                row = steps.setdefault(step, [0, 0, 0, 0, 0])
+                prompt = r.tokens_in or 0
+                row[0] += 1
+                row[1] += SECOND_LOOK in (r.error or "")
+                row[2] += prompt
+                row[3] += prompt - (r.cached_tokens or 0)
+                row[4] += r.tokens_out or 0
+    finally:
+        games.close()
+    return steps
 
 
 def _rate(tally: Tally | None) -> str:

@@ -9,6 +9,7 @@ a seat's own act that contradicts what it knows (a Seer reporting a check she ne
 is out of character (prompts/second_look.py).
 """
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Literal
@@ -115,8 +116,24 @@ def spoken(said: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
     return acts
 
 
+_SENTENCE_END = re.compile(r"[.!?](?=\s)")
+
+
+def whole(text: str, cap: int = REASON_CHARS) -> str:
+    """A text that its length cap cut mid-sentence, back to its last whole sentence, or
+    with none to its last whole word. The grammar closes a string at its cap wherever the
+    model is: the embedded model's 60-character whispers ended "... I will not be myself,"."""
+    text = " ".join(text.split())
+    if len(text) < cap - 3 or text.endswith((".", "!", "?")):
+        return text
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    if ends and ends[-1] >= 12:
+        return text[: ends[-1]]
+    return text.rsplit(" ", 1)[0].rstrip(",;:") if " " in text else text
+
+
 def _reason(act: dict[str, str]) -> str:
-    reason = " ".join(str(act.get("reason") or "").split()).strip(" .")
+    reason = whole(str(act.get("reason") or "")).strip(" .")
     return f": {reason}." if reason else "."
 
 

@@ -18,7 +18,7 @@ from autowerewolf.players.seating import Seating
 from autowerewolf.prompts.answers import COMPACT, answer_schema
 from autowerewolf.prompts.question import ANSWER_LINES, decision_tail
 from autowerewolf.prompts.second_look import copies_prompt, out_of_character
-from autowerewolf.prompts.speech_acts import contradiction, phrases, render, spoken
+from autowerewolf.prompts.speech_acts import contradiction, phrases, render, spoken, whole
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.steps import TextKind
@@ -196,3 +196,28 @@ def test_a_whisper_that_refuses_to_answer_is_out_of_character() -> None:
     # A wolf's whisper of the embedded model's game: a refusal, not play.
     assert out_of_character("I can't answer this question because I'm not the wolf channel")
     assert not out_of_character("I can't trust P05 after that vote.")
+
+
+def test_a_reason_cut_at_its_cap_ends_whole() -> None:
+    # Whispers of the embedded model, closed by the grammar at 60 characters.
+    cut = "I want to kill Blair, the good player. I will not be myself,"
+    assert whole(cut) == "I want to kill Blair, the good player."
+    assert whole("Blair, the good player, is the most proposed target for the") == (
+        "Blair, the good player, is the most proposed target for"
+    )
+    assert whole("he voted with P05") == "he voted with P05"  # short: left as said
+    assert render([act("accuse", "P02", reason=cut)]) == (
+        "I suspect P02: I want to kill Blair, the good player."
+    )
+
+
+def test_a_structured_speakers_whisper_cut_at_its_cap_ends_whole() -> None:
+    from autowerewolf.players.llm.player import _choice
+
+    said = "Kill P02, he is loud. He said that P05 was the seer and then"  # 60 characters
+    cut = {"reasoning": "", "choice": "P02", "message": said}
+    options = ("P02", "none")
+    structured = answer_schema("message", options, ACTS).model_validate(cut)
+    assert _choice(structured, options, ACTS).text == "Kill P02, he is loud."
+    free = answer_schema("message", options, COMPACT).model_validate(cut)
+    assert _choice(free, options, COMPACT).text == said  # a free whisper: as written

@@ -40,14 +40,18 @@ from autowerewolf.rules.views import SeatView
 log = logging.getLogger(__name__)
 
 
-def _choice(parsed: BaseModel, options: tuple[str, ...]) -> Action:
+def _choice(parsed: BaseModel, options: tuple[str, ...], bounds: Bounds) -> Action:
     choice = getattr(parsed, "choice", None)
     if not isinstance(choice, str) or choice not in options:
         raise InvalidAnswer(f"choice {choice!r} is not one of: {', '.join(options)}")
     acts = _acts(parsed)
     if acts and choice == Option.SPEAK:
         return Action(option=choice, text=speech_acts.render(acts))
-    text = getattr(parsed, "speech", None) or getattr(parsed, "message", None) or ""
+    message = getattr(parsed, "message", None)
+    if message and bounds.speech_acts:
+        # One reason, as an act's (prompts/answers.py): cut at its cap, it ends whole.
+        return Action(option=choice, text=speech_acts.whole(message))
+    text = getattr(parsed, "speech", None) or message or ""
     return Action(option=choice, text=text.strip())
 
 
@@ -167,7 +171,7 @@ class LLMPlayer:
             view,
             instruction,
             schema,
-            lambda p: _choice(p, view.options),
+            lambda p: _choice(p, view.options, self.bounds),
             notes,
             choices,
             memory,
@@ -186,7 +190,7 @@ class LLMPlayer:
                 view,
                 instruction,
                 schema,
-                lambda p: _choice(p, view.options),
+                lambda p: _choice(p, view.options, self.bounds),
                 (*notes, look.note),
                 choices,
                 memory,
