@@ -33,6 +33,7 @@ import os
 import re
 import statistics
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from autowerewolf.backends.config import PlayerModels
@@ -148,26 +149,19 @@ def table(out: Path) -> None:
     print("|" + "---|" * (len(METRICS) + 9))
     for db in sorted(out.glob("*.db")):
         label = db.stem
-        games = Games(db, readonly=True)
         tables, fallbacks, decisions, texts, refusals = [], 0, 0, 0, 0
         prompt_tokens, cached_tokens, second_looks = 0, 0, 0
-        try:
-            for game_id in games.ids():
-                record = games.peek(game_id)
-                if record is None or record.status != "finished":
-                    continue
-                tables.append({"all": total(blunders(record.events))})
-                llm = [r for r in record.records if r.player == "llm" and r.purpose == "decision"]
-                decisions += len(llm)
-                fallbacks += sum(r.fallback for r in llm)
-                said = [r for r in llm if r.text]
-                texts += len(said)
-                refusals += sum(_out_of_character(record, r) for r in said)
-                prompt_tokens += sum(r.tokens_in or 0 for r in llm)
-                cached_tokens += sum(r.cached_tokens or 0 for r in llm)
-                second_looks += sum(SECOND_LOOK in (r.error or "") for r in llm)
-        finally:
-            games.close()
+        for record in finished_games(db):
+            tables.append({"all": total(blunders(record.events))})
+            llm = [r for r in record.records if r.player == "llm" and r.purpose == "decision"]
+            decisions += len(llm)
+            fallbacks += sum(r.fallback for r in llm)
+            said = [r for r in llm if r.text]
+            texts += len(said)
+            refusals += sum(_out_of_character(record, r) for r in said)
+            prompt_tokens += sum(r.tokens_in or 0 for r in llm)
+            cached_tokens += sum(r.cached_tokens or 0 for r in llm)
+            second_looks += sum(SECOND_LOOK in (r.error or "") for r in llm)
         timings = out / f"{label}.jsonl"  # absent until the model's first game has ended
         lines = (
             [json.loads(x) for x in timings.read_text().splitlines()] if timings.exists() else []
@@ -224,26 +218,31 @@ def _calls_by_step(db: Path) -> dict[str, list[int]]:
     """Per decision kind over the finished games: decisions, second looks, prompt tokens,
     prompt tokens not from the cache, and generated tokens (a second look's included)."""
     steps: dict[str, list[int]] = {}
+    for record in finished_games(db):
+        for r in record.records:
+            if r.player != "llm":
+                continue
+            step = r.key.split(":")[1] if r.purpose == "decision" else r.purpose
+            row = steps.setdefault(step, [0, 0, 0, 0, 0])
+            prompt = r.tokens_in or 0
+            row[0] += 1
+            row[1] += SECOND_LOOK in (r.error or "")
+            row[2] += prompt
+            row[3] += prompt - (r.cached_tokens or 0)
+            row[4] += r.tokens_out or 0
+    return steps
+
+
+def finished_games(db: Path) -> Iterator[GameRecord]:
+    """The finished games of a database, read-only."""
     games = Games(db, readonly=True)
     try:
         for game_id in games.ids():
             record = games.peek(game_id)
-            if record is None or record.status != "finished":
-                continue
-            for r in record.records:
-                if r.player != "llm":
-                    continue
-                step = r.key.split(":")[1] if r.purpose == "decision" else r.purpose
-                row = steps.setdefault(step, [0, 0, 0, 0, 0])
-                prompt = r.tokens_in or 0
-                row[0] += 1
-                row[1] += SECOND_LOOK in (r.error or "")
-                row[2] += prompt
-                row[3] += prompt - (r.cached_tokens or 0)
-                row[4] += r.tokens_out or 0
+            if record is not None and record.status == "finished":
+                yield record
     finally:
         games.close()
-    return steps
 
 
 def _rate(tally: Tally | None) -> str:
