@@ -1,5 +1,5 @@
 """A seat's memory is a pure function of its view, folded by day: append-only within a day
-(the server's prompt cache reuses the prefix) and bounded to the current day verbatim."""
+(the server's prompt cache reuses the prefix) and bounded to about two days verbatim."""
 
 import json
 import os
@@ -7,7 +7,7 @@ import subprocess
 import sys
 from itertools import pairwise
 
-from autowerewolf.players.llm.memory import remember
+from autowerewolf.players.llm.memory import FOLD_EVERY_DAYS, remember
 from autowerewolf.prompts.memory import memory_text
 from autowerewolf.rules.config import make_config
 from autowerewolf.rules.events import EventKind
@@ -48,29 +48,40 @@ def test_memory_is_the_same_in_every_process() -> None:
         assert json.loads(other.stdout) == computed, f"PYTHONHASHSEED={hash_seed}"
 
 
-def test_earlier_days_are_folded_at_dawn_only_and_the_prompt_stays_bounded() -> None:
+def test_earlier_days_are_folded_at_every_other_dawn_only_and_the_prompt_stays_bounded() -> None:
     state, events = play_random_game(make_config(seed=11, max_days=30))
-    dawns = [i for i, e in enumerate(events) if e.kind is EventKind.DAY_START]
-    assert len(dawns) >= 3, "the game must last a few days"
+    # The dawns of Day 3, 5, 7 ... fold; the dawns of Day 1, 2, 4 ... do not.
+    folding = [
+        i
+        for i, e in enumerate(events)
+        if e.kind is EventKind.DAY_START and e.day > 1 and (e.day - 1) % FOLD_EVERY_DAYS == 0
+    ]
+    assert FOLD_EVERY_DAYS == 2 and len(folding) >= 2, "the game must last a few days"
     previous: tuple[int, tuple[str, ...]] | None = None
+    folds = 0
     for cut in range(20, len(events) + 1, 7):
         memory = remember(seat_view(state, events[:cut], "P01"))
-        last_dawn = max((d for d in dawns if d < cut), default=0)
-        # Verbatim: only what happened since the latest dawn (grouped ballots are one line).
+        last_dawn = max((d for d in folding if d < cut), default=0)
+        # Verbatim: only what happened since the folding dawn (grouped ballots are one line).
         assert len(memory.recent) <= cut - last_dawn
+        assert memory.verbatim_day == (events[last_dawn].day if last_dawn else 0)
         if previous is not None and previous[0] == last_dawn:
-            assert memory.digest == previous[1]  # no fold between two dawns
+            assert memory.digest == previous[1]  # no fold between two folding dawns
+        elif previous is not None:
+            folds += 1
         previous = (last_dawn, memory.digest)
         # Days before yesterday keep no speech: the digest does not grow with the game.
         yesterday = events[last_dawn].day - 1
         old = [line for line in memory.digest if int(line[1 : line.index(" ")]) < yesterday]
         assert not [line for line in old if " says: " in line]
+    assert folds >= 2
 
 
-def test_within_a_day_the_transcript_only_grows_at_its_end() -> None:
+def test_between_folding_dawns_the_transcript_only_grows_at_its_end() -> None:
     state, events = play_random_game(make_config(seed=5))
-    dawns = [i for i, e in enumerate(events) if e.kind is EventKind.DAY_START]
-    start, end = dawns[1], dawns[2]
+    dawns = {e.day: i for i, e in enumerate(events) if e.kind is EventKind.DAY_START}
+    # From the first event to the dawn of Day 3: Night 1, Day 1, Night 2 and Day 2.
+    start, end = 0, dawns[3]
     grouped = (EventKind.BALLOT, EventKind.SIGNUP)
     # Cut between steps: a step's ballots or sign-ups arrive together, as one line.
     cuts = [

@@ -2,11 +2,11 @@
 
 Memory is a pure function of the seat's view: the same view gives the same memory whether
 the seat has been asked every question of the game, or its live player was rebuilt after a
-resume or a fork. Events before the latest dawn (the latest "Day N begins") are folded into
-a digest: the day before keeps its speeches cut short, older days their facts only; the
-events since the latest dawn stay verbatim. The digest changes only at dawn, so within a day
-a seat's prompt grows only at its end (the server's prompt cache reuses the rest), and
-however long the game runs the prompt stays about one day long.
+resume or a fork. Events before the latest folding dawn (the dawn of Day 3, 5, 7 ...) are
+folded into a digest: the day before keeps its speeches cut short, older days their facts
+only; the events since that dawn stay verbatim. The digest changes only at those dawns, so
+between them a seat's prompt grows only at its end (the server's prompt cache reuses the
+rest), and however long the game runs the prompt stays about two days long.
 
 Its wording comes from `prompts`."""
 
@@ -17,8 +17,13 @@ from autowerewolf.prompts.render import compact, digest_line, revealed_roles
 from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.rules.views import SeatView
 
-# Characters kept of each speech of the day before the latest dawn.
+# Characters kept of each speech of the day before the latest folding dawn.
 SPEECH_DIGEST_CHARS = 48
+# A fold changes a seat's prompt where its digest begins, so the server recomputes all of it
+# after that point: on the embedded model that was about 1,000 tokens for each of the twelve
+# seats at every dawn, 20-27 s a seat at 30-65 prompt tokens/s. Folding every other dawn
+# halves that cost, and two days of structured speeches stay well inside a seat's slot.
+FOLD_EVERY_DAYS = 2
 CLAIM = re.compile(r"\bI(?: am|'m)(?: the| a)? (seer|witch|hunter|guard|idiot|villager)\b", re.I)
 
 
@@ -96,10 +101,13 @@ class Memory:
     verbatim_day: int  # the day of the latest dawn (0 before the first)
 
 
-def _dawn(events: tuple[Event, ...]) -> int:
-    """Index of the latest "Day N begins" event, 0 before the first one."""
+def _folding_dawn(events: tuple[Event, ...]) -> int:
+    """Index of the latest "Day N begins" event that folds the memory (Day 3, 5, 7 ...),
+    0 before the first one."""
     for index in range(len(events) - 1, -1, -1):
-        if events[index].kind is EventKind.DAY_START:
+        event = events[index]
+        folds = event.day > 1 and (event.day - 1) % FOLD_EVERY_DAYS == 0
+        if event.kind is EventKind.DAY_START and folds:
             return index
     return 0
 
@@ -110,8 +118,8 @@ def remember(view: SeatView) -> Memory:
     ledger = FactsLedger()
     for event in events:
         ledger.observe(event)
-    cut = _dawn(events)
-    # The day before the latest dawn keeps its speeches, cut short; earlier days keep their
+    cut = _folding_dawn(events)
+    # The day before the folding dawn keeps its speeches, cut short; earlier days keep their
     # facts only (the ledger keeps role claims and the last two days' votes).
     recent_day = events[cut].day - 1 if cut else 0
     digest = tuple(
