@@ -17,7 +17,7 @@ from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.seating import Seating
 from autowerewolf.prompts.answers import COMPACT, answer_schema
 from autowerewolf.prompts.question import ANSWER_LINES, decision_tail
-from autowerewolf.prompts.second_look import copies_prompt, out_of_character
+from autowerewolf.prompts.second_look import claims_another_power, copies_prompt, out_of_character
 from autowerewolf.prompts.speech_acts import contradiction, phrases, render, spoken, whole
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.roles import Role
@@ -221,3 +221,13 @@ def test_a_structured_speakers_whisper_cut_at_its_cap_ends_whole() -> None:
     assert _choice(structured, options, ACTS).text == "Kill P02, he is loud."
     free = answer_schema("message", options, COMPACT).model_validate(cut)
     assert _choice(free, options, COMPACT).text == said  # a free whisper: as written
+
+
+def test_a_good_seat_claiming_a_power_it_does_not_hold_is_out_of_character() -> None:
+    # A villager's structured speech of the embedded model, its reason copied from a wolf.
+    copied = "I have nothing to add: I am the witch, and I saved P01 from the wolves: You are."
+    assert claims_another_power(copied, Role.VILLAGER)
+    assert not claims_another_power(copied, Role.WITCH)  # her own role
+    assert not claims_another_power(copied, Role.WEREWOLF)  # a bluff
+    assert not claims_another_power("I am a villager: keep me out of it.", Role.SEER)  # hiding
+    assert not claims_another_power("I suspect P03: he is loud.", Role.HUNTER)
