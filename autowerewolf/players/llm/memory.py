@@ -98,7 +98,7 @@ class Memory:
     digest: tuple[str, ...]  # earlier days, abridged
     recent: tuple[str, ...]  # verbatim since the latest dawn
     ledger: FactsLedger
-    verbatim_day: int  # the day of the latest dawn (0 before the first)
+    verbatim_day: int  # the day of the latest folding dawn (0 before the first)
 
 
 def _folding_dawn(events: tuple[Event, ...]) -> int:
