@@ -106,8 +106,8 @@ def _folding_dawn(events: tuple[Event, ...]) -> int:
     0 before the first one."""
     for index in range(len(events) - 1, -1, -1):
         event = events[index]
-        folds = event.day > 1 and (event.day - 1) % FOLD_EVERY_DAYS == 0
-        if event.kind is EventKind.DAY_START and folds:
+        dawn = event.kind is EventKind.DAY_START
+        if dawn and event.day > 1 and (event.day - 1) % FOLD_EVERY_DAYS == 0:
             return index
     return 0
 
