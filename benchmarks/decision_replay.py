@@ -6,15 +6,16 @@ change does to one kind of decision, in minutes instead of hours of complete gam
         --kind explode --limit 16
 
 `--kind explode` takes every wolf turn where exploding was legal beside a speech (campaign,
-discussion and exile PK speeches); `--kind poison` every Witch poison call; `--kind refusal`
+discussion and exile PK speeches); `--kind poison` every Witch poison call; `--kind shot`
+every Hunter shot; `--kind refusal`
 every speech or wolf message the game recorded out of character (an assistant's apology
 or refusal, `prompts/second_look.py`), summarised as in or out of character. The decisions
 are read from the checkpoints of the finished games in `--db` (read-only), shuffled with
 `--shuffle-seed` and cut to `--limit`; each is asked with the seat's saved view through
 the `plain` LLM player (second look included) on the project's llama.cpp server, as
-`embedded_models.py` runs it (2 slots, temperature 0.7). The output is one line per
+`embedded_models.py` runs it (a slot per seat, temperature 0.7). The output is one line per
 decision (its key, the saved choice, the new choice, whether a second look was taken) and a
-summary: the kinds of choice then and now.
+summary: the kinds of choice then and now (a poison or a shot by the target's true side).
 """
 
 import argparse
@@ -35,7 +36,7 @@ from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import SeatView
 from autowerewolf.runner import Games
 
-KINDS = ("explode", "poison", "refusal")
+KINDS = ("explode", "poison", "shot", "refusal")
 
 
 def wanted(kind: str, step: str, options: tuple[str, ...]) -> bool:
@@ -43,7 +44,7 @@ def wanted(kind: str, step: str, options: tuple[str, ...]) -> bool:
         return "explode" in options and "speak" in options
     if kind == "refusal":
         return takes_text(step) is not None
-    return step == "witch_poison"
+    return step == ("hunter_shot" if kind == "shot" else "witch_poison")
 
 
 class Saved(NamedTuple):
@@ -51,6 +52,7 @@ class Saved(NamedTuple):
     request: DecisionRequest
     choice: str  # what the game recorded
     text: str  # ... and what the seat said with it
+    wolves: frozenset[str]  # the game's true wolves, to summarise a poison or a shot
 
 
 def saved_requests(db: Path, kind: str) -> Iterator[Saved]:
@@ -84,17 +86,20 @@ def saved_requests(db: Path, kind: str) -> Iterator[Saved]:
                     choice, text = choices.get((request.key, seat), ("?", ""))
                     if kind == "refusal" and not out_of_character(text):
                         continue
-                    yield Saved(game_id, request, choice, text)
+                    wolves = frozenset(s.id for s in state.seats if s.is_wolf)
+                    yield Saved(game_id, request, choice, text, wolves)
     finally:
         games.close()
 
 
-def kind_of(kind: str, choice: str, text: str, view: SeatView) -> str:
-    """A seat option is summarised as 'seat' (which seat varies with the game); a refusal
-    replay by what was said."""
+def kind_of(kind: str, choice: str, text: str, view: SeatView, wolves: frozenset[str]) -> str:
+    """A seat option is summarised by its true side ('wolf seat', 'good seat'; which seat
+    varies with the game); a refusal replay by what was said."""
     if kind == "refusal":
         return "out of character" if out_of_character(text) else "in character"
-    return "seat" if choice in {p.seat for p in view.players} else choice
+    if choice not in {p.seat for p in view.players}:
+        return choice
+    return "wolf seat" if choice in wolves else "good seat"
 
 
 def main() -> None:
@@ -119,14 +124,14 @@ def main() -> None:
         pool = ModelPool(local=srv)
         # Each seat on its own slot, as in a game (decisions of one seat share its prompts).
         players = {seat: LLMPlayer(pool.chat(config, seat), "replay") for seat in range(12)}
-        for game_id, request, before, said in requests:
+        for game_id, request, before, said, wolves in requests:
             seats = [p.seat for p in request.view.players]
             answer = players[seats.index(request.view.seat) % 12].decide(request)
             action = answer.action
             looked = "reconsidered" in (answer.record.error or "")
             second_looks += looked
-            then[kind_of(args.kind, before, said, request.view)] += 1
-            now[kind_of(args.kind, action.option, action.text, request.view)] += 1
+            then[kind_of(args.kind, before, said, request.view, wolves)] += 1
+            now[kind_of(args.kind, action.option, action.text, request.view, wolves)] += 1
             print(
                 f"{game_id} {request.key} {request.seat}: then {before}, "
                 f"now {action.option}" + (" (second look)" if looked else ""),

@@ -12,6 +12,8 @@ from autowerewolf.rules.views import SeatView
 HARM_STEPS = frozenset({"wolves", "exile_vote", "exile_roll_call", "witch_poison", "hunter_shot"})
 HELP_STEPS = frozenset({"guard", "badge", "election_vote"})
 CHECK_STEPS = frozenset({"seer"})
+# Steps that kill on the good side's own judgement, with no vote to correct a guess.
+EVIDENCE_STEPS = frozenset({"witch_poison", "hunter_shot"})
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,8 @@ class Known:
     checks: Mapping[str, str] = field(default_factory=dict)  # the Seer's results: wolf/good
     claims: Mapping[str, str] = field(default_factory=dict)  # the latest claimed role per seat
     saved: frozenset[str] = frozenset()  # the Witch's cures: seats the wolves attacked
+    named_wolves: Mapping[str, str] = field(default_factory=dict)  # seat -> who named it a wolf
+    wolf_allies: Mapping[str, str] = field(default_factory=dict)  # seat -> exposed wolf it backed
 
 
 def _tags(view: SeatView, known: Known) -> dict[str, list[str]]:
@@ -41,6 +45,10 @@ def _tags(view: SeatView, known: Known) -> dict[str, list[str]]:
             own.append("you saved them from the wolves")
         if seat in known.claims and seat != view.seat:
             own.append(f"claims {known.claims[seat]}")
+        if seat in known.named_wolves:
+            own.append(f"{known.named_wolves[seat]} reported a check that found them a wolf")
+        if seat in known.wolf_allies:
+            own.append(f"sided with exposed wolf {known.wolf_allies[seat]}")
         tags[seat] = own
     return tags
 
@@ -76,26 +84,46 @@ def seat_against_own_side(view: SeatView, known: Known, step: str, seat: str) ->
     return None
 
 
+def has_evidence(view: SeatView, known: Known, seat: str) -> bool:
+    """Whether anything the seat has seen points at `seat` as a wolf."""
+    revealed = next(p.revealed_role for p in view.players if p.seat == seat)
+    return (
+        seat in known.named_wolves
+        or seat in known.wolf_allies
+        or known.checks.get(seat) == "wolf"
+        or revealed is Role.WEREWOLF
+    )
+
+
 def choices_text(view: SeatView, step: str, known: Known) -> str:
     """The legal choices with who each seat is to this player. Choices that work against the
     player's own side are described, not listed, so that the last seats the model reads
     before answering are sensible ones (a small model tends to copy the last seat it read);
-    they stay legal. A self-explosion is not among them (`explosion_note`)."""
+    they stay legal. So are a good seat's poison and shot targets that nothing points at: the
+    embedded model poisoned a seat on Night 1 from a list of every seat. A self-explosion is
+    not among them (`explosion_note`)."""
     tags = _tags(view, known)
     listed: list[str] = []
     against: list[str] = []
+    unsupported = 0
+    guarded = step in EVIDENCE_STEPS and view.camp.value != "wolf"
     for option in view.options:
         reason = seat_against_own_side(view, known, step, option) if option in tags else None
         if reason is not None:
             against.append(reason)
         elif option == "explode":
             continue
+        elif guarded and option in tags and not has_evidence(view, known, option):
+            unsupported += 1
         elif option in tags:
             note = ", ".join([view_name(view, option), *tags[option]])
             listed.append(f"{option} ({note})")
         else:
             listed.append(option)
     text = f"Choices: {', '.join(listed)}."
+    if unsupported:
+        others = "the other player" if unsupported == 1 else f"the {unsupported} other players"
+        text += f" Also legal: {others}, though nothing you have seen points at them as a wolf."
     if against:
         text += f" Also legal but against your own side: {', '.join(dict.fromkeys(against))}."
     return text

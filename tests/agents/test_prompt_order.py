@@ -9,15 +9,18 @@ import pytest
 
 from autowerewolf.players.agents.choice import AgentChoice
 from autowerewolf.players.llm.memory import remember
+from autowerewolf.players.llm.question import decision_question
 from autowerewolf.prompts.choices import Known, choices_text, option_labels
 from autowerewolf.prompts.question import ANSWER_LINES
 from autowerewolf.prompts.second_look import against_own_side
-from autowerewolf.rules.views import seat_view
+from autowerewolf.rules.decisions import Action
+from autowerewolf.rules.views import SeatView, seat_view
 from tests.agents.helpers import play
 from tests.fakes.chat import FakeChatModel
 from tests.rules.rules_helpers import Game
 
 SEAT = re.compile(r"\bP\d{2}\b")
+OPTION_SEAT = re.compile(r"\b(P\d{2}) \(")  # a seat among the choices, with its tags
 
 
 def seat_of(prompt: str) -> str:
@@ -51,7 +54,7 @@ def test_the_last_seat_named_before_the_choices_is_never_the_seat_itself(
         before, after = prompt.rsplit("\nChoices: ", 1)
         named = SEAT.findall(before.rsplit("Game so far:", 1)[-1])
         choices = after.split("\n")[0]
-        listed = SEAT.findall(choices)
+        listed = OPTION_SEAT.findall(choices)
         # Only a choice among seats can be copied from the last seat read.
         assert not (listed and named) or named[-1] != me, prompt[-600:]
         if me in listed:  # e.g. a Guard may protect itself: then it is marked as itself
@@ -108,6 +111,42 @@ def test_the_witch_sees_whom_she_saved_and_poisoning_them_is_against_her_side() 
     assert "P05" not in choices and "the player you saved from the wolves" in choices
     assert against_own_side(view, known, "witch_poison", "P05") is not None
     assert "you saved them from the wolves" in option_labels(view, known)["P05"]
+
+
+def _witch_at_night_two(seer_says: str) -> tuple[SeatView, Known]:
+    """12-A (P01-P04 wolves, P09 Seer, P10 Witch): P09 says `seer_says` in Day 1's
+    discussion; the view and knowledge of the Witch at her Night-2 poison."""
+    g = Game().night("P05", save=True).no_election()
+    while g.step == "discussion":
+        (who,) = g.pending.options
+        text = seer_says if who == "P09" else f"{who} has nothing to add."
+        g.raw({who: Action(option="speak", text=text)}).auto()
+    g.vote()  # every seat abstains or takes its default
+    while g.step != "witch_poison":
+        (who,) = g.pending.options
+        g.answer({who: "P06" if g.step == "wolves" else g.options(who)[-1]})
+    view = seat_view(g.state, g.events, "P10", g.pending)
+    return view, decision_question(view, "witch_poison").known
+
+
+def test_without_evidence_the_witch_is_offered_only_to_keep_her_poison() -> None:
+    """A poison on a guess usually kills a good player (issue 27: 6 of 8 did); every seat
+    stays legal, but only 'none' is listed (RULES.md: the poison kills any living player)."""
+    view, known = _witch_at_night_two("I have nothing to add.")
+    choices = choices_text(view, "witch_poison", known)
+    assert OPTION_SEAT.findall(choices) == [], choices
+    assert choices.startswith("Choices: none. Also legal: the ")
+    assert "nothing you have seen points at them as a wolf" in choices
+    assert "P03" in view.options
+
+
+def test_a_seer_report_lists_its_wolf_among_the_witchs_poison_targets() -> None:
+    view, known = _witch_at_night_two("I am the Seer, and my check found P03 a wolf: I saw it.")
+    assert known.named_wolves == {"P03": "P09"}
+    choices = choices_text(view, "witch_poison", known)
+    listed = OPTION_SEAT.findall(choices)
+    assert listed == ["P03"], choices
+    assert "P03 (" in choices and "P09 reported a check that found them a wolf" in choices
 
 
 def test_the_answer_line_says_what_text_the_step_takes(adaptive_game: Played) -> None:

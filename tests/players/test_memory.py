@@ -7,10 +7,10 @@ import subprocess
 import sys
 from itertools import pairwise
 
-from autowerewolf.players.llm.memory import FOLD_EVERY_DAYS, remember
+from autowerewolf.players.llm.memory import FOLD_EVERY_DAYS, FactsLedger, remember
 from autowerewolf.prompts.memory import memory_text
 from autowerewolf.rules.config import make_config
-from autowerewolf.rules.events import EventKind
+from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.random_play import play_random_game
 from autowerewolf.rules.views import seat_view
 
@@ -95,3 +95,30 @@ def test_between_folding_dawns_the_transcript_only_grows_at_its_end() -> None:
     ]
     for earlier, later in pairwise(texts):
         assert later.startswith(earlier)
+
+
+def _public(kind: EventKind, day: int, **fields: str) -> Event:
+    return Event(kind=kind, day=day, phase="day", audience=Audience.PUBLIC, **fields)
+
+
+def test_the_ledger_notes_seer_reports_of_wolves_and_who_sided_with_an_exposed_wolf() -> None:
+    """The evidence a Witch's poison and a Hunter's shot may act on (prompts/decisions.yaml):
+    a public report of a check that found a wolf; a vote cast with a wolf later exposed, or
+    trust said in him."""
+    ledger = FactsLedger()
+    for event in (
+        _public(
+            EventKind.SPEECH, 1, actor="P09", text="I am the Seer, and my check found P03 a wolf."
+        ),
+        _public(EventKind.SPEECH, 1, actor="P07", text="I checked P04: a werewolf, trust me."),
+        _public(EventKind.SPEECH, 1, actor="P06", text="My check found P05 good, not a wolf."),
+        _public(EventKind.SPEECH, 1, actor="P08", text="I trust P02: he is calm."),
+        _public(EventKind.BALLOT, 1, actor="P02", target="P09", value="exile"),
+        _public(EventKind.BALLOT, 1, actor="P11", target="P09", value="exile"),
+        _public(EventKind.BALLOT, 1, actor="P12", target="P10", value="exile"),
+    ):
+        ledger.observe(event)
+    assert ledger.named_wolves == {"P03": "P09", "P04": "P07"}
+    assert ledger.wolf_allies() == {}  # nobody is exposed yet
+    ledger.observe(_public(EventKind.SELF_EXPLOSION, 2, actor="P02"))
+    assert ledger.wolf_allies() == {"P11": "P02", "P08": "P02"}

@@ -25,6 +25,13 @@ SPEECH_DIGEST_CHARS = 48
 # halves that cost, and two days of structured speeches stay well inside a seat's slot.
 FOLD_EVERY_DAYS = 2
 CLAIM = re.compile(r"\bI(?: am|'m)(?: the| a)? (seer|witch|hunter|guard|idiot|villager)\b", re.I)
+# A public Seer report naming a wolf, as the speech renderer words it ("my check found P05 a
+# wolf") and as free text usually does ("I checked P05: a werewolf").
+NAMED_WOLF = re.compile(
+    r"\bcheck(?:ed)?(?: found| on| of)?\s+(P\d{2})\b[\s:,]*(?:is |was |as )?(?:a )?(?:were)?wolf\b",
+    re.I,
+)
+TRUSTED = re.compile(r"\bI (?:trust|vouch for|believe) (P\d{2})\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,8 @@ class FactsLedger:
     facts: list[Fact] = field(default_factory=list)
     claims: dict[str, Fact] = field(default_factory=dict)  # the latest claim of each seat
     votes: dict[int, list[tuple[str, str | None]]] = field(default_factory=dict)
+    named_wolves: dict[str, str] = field(default_factory=dict)  # seat -> who named it a wolf
+    trusted: list[tuple[str, str]] = field(default_factory=list)  # (speaker, seat it trusted)
 
     def observe(self, event: Event) -> None:
         kind, day, note = event.kind, event.day, self.facts.append
@@ -57,6 +66,10 @@ class FactsLedger:
             match = CLAIM.search(event.text)
             if match:
                 self.claims[event.actor] = Fact("claim", event.actor, match.group(1).lower(), day)
+            for named in NAMED_WOLF.findall(event.text):
+                if named != event.actor:
+                    self.named_wolves[named] = event.actor
+            self.trusted += [(event.actor, seat) for seat in TRUSTED.findall(event.text)]
         elif kind is EventKind.DEATHS_ANNOUNCED:
             for seat in event.targets:
                 note(Fact("death", seat, "night", day))
@@ -91,6 +104,23 @@ class FactsLedger:
     def revealed(self) -> dict[str, str]:
         """Publicly revealed roles: seat -> role."""
         return {f.seat: f.value for f in self.facts if f.kind == "reveal" and f.seat}
+
+    def wolf_allies(self) -> dict[str, str]:
+        """Seats that sided with a wolf exposed since (by a self-explosion or a revealed
+        role): they voted for the same player as that wolf, or said they trusted him.
+        seat -> the exposed wolf."""
+        exposed = {seat for seat, role in self.revealed().items() if role == "werewolf"}
+        allies: dict[str, str] = {}
+        for ballots in self.votes.values():
+            wolf_targets = {target: voter for voter, target in ballots if voter in exposed}
+            for voter, target in ballots:
+                wolf = wolf_targets.get(target) if target else None
+                if wolf is not None and voter not in exposed:
+                    allies[voter] = wolf
+        for speaker, seat in self.trusted:
+            if seat in exposed and speaker not in exposed:
+                allies[speaker] = seat
+        return allies
 
 
 @dataclass(frozen=True)

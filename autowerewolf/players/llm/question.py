@@ -47,6 +47,8 @@ def decision_question(view: SeatView, step: str) -> Question:
         checks=memory.ledger.checks(),
         claims={s: f.value for s, f in memory.ledger.claims.items()},
         saved=memory.ledger.saved(),
+        named_wolves=memory.ledger.named_wolves,
+        wolf_allies=memory.ledger.wolf_allies(),
     )
     explosion = explosion_note(view)
     return Question(
