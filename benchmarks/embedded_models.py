@@ -202,34 +202,41 @@ def profile(out: Path) -> None:
             )
     print()
     print("| model | decision | decisions | second looks | prompt tokens | from cache"
-          " | prompt tokens computed | generated tokens | generated per decision |")  # fmt: skip
-    print("|" + "---|" * 9)
+          " | prompt tokens computed | of which the question (est.) | generated tokens"
+          " | generated per decision |")  # fmt: skip
+    print("|" + "---|" * 10)
     for db in sorted(out.glob("*.db")):
         for step, calls in sorted(_calls_by_step(db).items(), key=lambda kv: -kv[1][3]):
-            n, looks, prompt, computed, generated = calls
+            n, looks, prompt, computed, question, generated = calls
             cached = 1 - computed / max(1, prompt)
             print(
                 f"| {db.stem} | {step} | {n} | {looks} | {prompt} | {cached:.0%}"
-                f" | {computed} | {generated} | {generated / max(1, n):.0f} |"
+                f" | {computed} | {question} | {generated} | {generated / max(1, n):.0f} |"
             )
 
 
 def _calls_by_step(db: Path) -> dict[str, list[int]]:
     """Per decision kind over the finished games: decisions, second looks, prompt tokens,
-    prompt tokens not from the cache, and generated tokens (a second look's included)."""
+    prompt tokens not from the cache, the question's share of the prompt tokens, and
+    generated tokens (a second look's included).
+
+    The question (the record's `prompt`: the seat's notes, the decision and its choices)
+    follows the transcript, so no cache ever holds it. Its tokens are estimated as the
+    prompt's tokens times its share of the prompt's characters."""
     steps: dict[str, list[int]] = {}
     for record in finished_games(db):
         for r in record.records:
             if r.player != "llm":
                 continue
             step = r.key.split(":")[1] if r.purpose == "decision" else r.purpose
-            row = steps.setdefault(step, [0, 0, 0, 0, 0])
+            row = steps.setdefault(step, [0, 0, 0, 0, 0, 0])
             prompt = r.tokens_in or 0
             row[0] += 1
             row[1] += SECOND_LOOK in (r.error or "")
             row[2] += prompt
             row[3] += prompt - (r.cached_tokens or 0)
-            row[4] += r.tokens_out or 0
+            row[4] += round(prompt * len(r.prompt or "") / r.prompt_chars) if r.prompt_chars else 0
+            row[5] += r.tokens_out or 0
     return steps
 
 

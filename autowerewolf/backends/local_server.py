@@ -249,6 +249,7 @@ class LocalServer(_Service):
         self,
         *,
         model_path: Path | None = None,
+        binary: Path | None = None,
         alias: str = DEFAULT_ALIAS,
         parallel: int = DEFAULT_PARALLEL,
         slot_tokens: int = DEFAULT_SLOT_TOKENS,
@@ -261,6 +262,7 @@ class LocalServer(_Service):
     ) -> None:
         super().__init__(port, startup_timeout_s)
         self.model_path = model_path
+        self.binary = binary  # None: the `local` extra's prebuilt server
         self.alias = alias
         self.parallel = parallel
         self.slot_tokens = slot_tokens
@@ -313,7 +315,7 @@ class LocalServer(_Service):
         ]  # fmt: skip
 
     def _process_for(self, port: int) -> ManagedProcess:
-        binary = llama_server_binary()
+        binary = self.binary or llama_server_binary()
         model_path = self.model_path or ensure_local_model()
         self._slots_dir = Path(tempfile.mkdtemp(prefix="autowerewolf-slots-"))
         log_path = self.log_path or Path(tempfile.gettempdir()) / f"autowerewolf-llama-{port}.log"

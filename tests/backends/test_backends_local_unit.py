@@ -205,3 +205,16 @@ print(process._proc.pid)
     pid = int(done.stdout.strip())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def test_a_server_built_elsewhere_runs_with_the_same_flags(tmp_path: Path) -> None:
+    """`LocalServer(binary=...)` (benchmarks/server_speed.py --binary) swaps the executable
+    only, not the `local` extra's lookup or the flags."""
+    binary = tmp_path / "llama-server"
+    server = LocalServer(binary=binary, model_path=tmp_path / "m.gguf")
+    try:
+        process = server._process_for(8080)
+        assert process.argv == server.command(binary, tmp_path / "m.gguf", 8080)
+    finally:
+        server.stop()
+    assert process.argv[0] == str(binary)

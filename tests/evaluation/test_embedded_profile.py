@@ -28,8 +28,9 @@ def test_the_profile_counts_every_model_call_once_by_decision_kind(tmp_path: Pat
     assert sum(row[2] for row in steps.values()) == sum(r.tokens_in or 0 for r in llm)
     computed = sum((r.tokens_in or 0) - (r.cached_tokens or 0) for r in llm)
     assert sum(row[3] for row in steps.values()) == computed
-    assert sum(row[4] for row in steps.values()) == sum(r.tokens_out or 0 for r in llm)
+    assert sum(row[5] for row in steps.values()) == sum(r.tokens_out or 0 for r in llm)
     discussion = [r for r in llm if r.purpose == "decision" and ":discussion:" in r.key]
     assert discussion and steps["discussion"][0] == len(discussion)
-    for n, looks, prompt, cached_out, generated in steps.values():
-        assert n > 0 and 0 <= looks <= n and 0 <= cached_out <= prompt and generated > 0
+    for n, looks, prompt, computed, question, generated in steps.values():
+        assert n > 0 and 0 <= looks <= n and 0 <= computed <= prompt and generated > 0
+        assert 0 < question < prompt  # the question is a part of every prompt, never all of it
