@@ -2,7 +2,7 @@
 fellow wolf, the sheriff, a revealed role, a check, a claim), the choices that would work
 against its own side, and a wolf's self-explosion."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from autowerewolf.rules.roles import Role
@@ -23,7 +23,7 @@ class Known:
     checks: Mapping[str, str] = field(default_factory=dict)  # the Seer's results: wolf/good
     claims: Mapping[str, str] = field(default_factory=dict)  # the latest claimed role per seat
     saved: frozenset[str] = frozenset()  # the Witch's cures: seats the wolves attacked
-    named_wolves: Mapping[str, str] = field(default_factory=dict)  # seat -> who named it a wolf
+    named_wolves: Mapping[str, Sequence[str]] = field(default_factory=dict)  # seat -> reporters
     wolf_allies: Mapping[str, str] = field(default_factory=dict)  # seat -> exposed wolf it backed
 
 
@@ -45,8 +45,10 @@ def _tags(view: SeatView, known: Known) -> dict[str, list[str]]:
             own.append("you saved them from the wolves")
         if seat in known.claims and seat != view.seat:
             own.append(f"claims {known.claims[seat]}")
-        if seat in known.named_wolves:
-            own.append(f"{known.named_wolves[seat]} reported a check that found them a wolf")
+        reporters = known.named_wolves.get(seat)
+        if reporters:
+            said = "reported a check" if len(reporters) == 1 else "reported checks"
+            own.append(f"{' and '.join(reporters)} {said} that found them a wolf")
         if seat in known.wolf_allies:
             own.append(f"sided with exposed wolf {known.wolf_allies[seat]}")
         tags[seat] = own
@@ -85,10 +87,15 @@ def seat_against_own_side(view: SeatView, known: Known, step: str, seat: str) ->
 
 
 def has_evidence(view: SeatView, known: Known, seat: str) -> bool:
-    """Whether anything the seat has seen points at `seat` as a wolf."""
+    """Whether what the seat has seen points at `seat` as a wolf firmly enough to kill on.
+
+    One report of a check is not enough: wolves claim the Seer too. On the embedded model
+    all four reports of a wolf in five games were a wolf's bluff or a villager's copy of
+    one, and two Witches poisoned the real Seer on them. Two seats' reports are: if either
+    is the Seer, the seat is a wolf."""
     revealed = next(p.revealed_role for p in view.players if p.seat == seat)
     return (
-        seat in known.named_wolves
+        len(known.named_wolves.get(seat, ())) >= 2
         or seat in known.wolf_allies
         or known.checks.get(seat) == "wolf"
         or revealed is Role.WEREWOLF
@@ -123,7 +130,10 @@ def choices_text(view: SeatView, step: str, known: Known) -> str:
     text = f"Choices: {', '.join(listed)}."
     if unsupported:
         others = "the other player" if unsupported == 1 else f"the {unsupported} other players"
-        text += f" Also legal: {others}, though nothing you have seen points at them as a wolf."
+        text += (
+            f" Also legal: {others}, though nothing you have seen is firm evidence of a wolf"
+            " (one player's reported check is not: wolves claim the Seer too)."
+        )
     if against:
         text += f" Also legal but against your own side: {', '.join(dict.fromkeys(against))}."
     return text

@@ -113,13 +113,13 @@ def test_the_witch_sees_whom_she_saved_and_poisoning_them_is_against_her_side() 
     assert "you saved them from the wolves" in option_labels(view, known)["P05"]
 
 
-def _witch_at_night_two(seer_says: str) -> tuple[SeatView, Known]:
-    """12-A (P01-P04 wolves, P09 Seer, P10 Witch): P09 says `seer_says` in Day 1's
-    discussion; the view and knowledge of the Witch at her Night-2 poison."""
+def _witch_at_night_two(**said: str) -> tuple[SeatView, Known]:
+    """12-A (P01-P04 wolves, P09 Seer, P10 Witch): seats say `said` in Day 1's discussion;
+    the view and knowledge of the Witch at her Night-2 poison."""
     g = Game().night("P05", save=True).no_election()
     while g.step == "discussion":
         (who,) = g.pending.options
-        text = seer_says if who == "P09" else f"{who} has nothing to add."
+        text = said.get(who, f"{who} has nothing to add.")
         g.raw({who: Action(option="speak", text=text)}).auto()
     g.vote()  # every seat abstains or takes its default
     while g.step != "witch_poison":
@@ -132,21 +132,29 @@ def _witch_at_night_two(seer_says: str) -> tuple[SeatView, Known]:
 def test_without_evidence_the_witch_is_offered_only_to_keep_her_poison() -> None:
     """A poison on a guess usually kills a good player (issue 27: 6 of 8 did); every seat
     stays legal, but only 'none' is listed (RULES.md: the poison kills any living player)."""
-    view, known = _witch_at_night_two("I have nothing to add.")
+    view, known = _witch_at_night_two()
     choices = choices_text(view, "witch_poison", known)
     assert OPTION_SEAT.findall(choices) == [], choices
     assert choices.startswith("Choices: none. Also legal: the ")
-    assert "nothing you have seen points at them as a wolf" in choices
+    assert "nothing you have seen is firm evidence of a wolf" in choices
     assert "P03" in view.options
 
 
-def test_a_seer_report_lists_its_wolf_among_the_witchs_poison_targets() -> None:
-    view, known = _witch_at_night_two("I am the Seer, and my check found P03 a wolf: I saw it.")
-    assert known.named_wolves == {"P03": "P09"}
-    choices = choices_text(view, "witch_poison", known)
-    listed = OPTION_SEAT.findall(choices)
-    assert listed == ["P03"], choices
-    assert "P03 (" in choices and "P09 reported a check that found them a wolf" in choices
+def test_one_report_of_a_wolf_is_labelled_but_two_list_him_among_the_poison_targets() -> None:
+    """Wolves claim the Seer too: on the embedded model every report of a wolf was a bluff or
+    a copy, and Witches poisoned the real Seer on them. Two seats' reports are evidence: if
+    either is the Seer, the seat is a wolf."""
+    report = "I am the Seer, and my check found P03 a wolf: I saw it."
+    view, known = _witch_at_night_two(P09=report)
+    assert known.named_wolves == {"P03": ["P09"]}
+    one = choices_text(view, "witch_poison", known)
+    assert OPTION_SEAT.findall(one) == [], one
+    assert "P09 reported a check that found them a wolf" in option_labels(view, known)["P03"]
+
+    view, known = _witch_at_night_two(P09=report, P06="I am the Seer: my check found P03 a wolf.")
+    two = choices_text(view, "witch_poison", known)
+    assert OPTION_SEAT.findall(two) == ["P03"], two
+    assert "P03 (" in two and "reported checks that found them a wolf" in two
 
 
 def test_the_answer_line_says_what_text_the_step_takes(adaptive_game: Played) -> None:

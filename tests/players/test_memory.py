@@ -102,9 +102,9 @@ def _public(kind: EventKind, day: int, **fields: str) -> Event:
 
 
 def test_the_ledger_notes_seer_reports_of_wolves_and_who_sided_with_an_exposed_wolf() -> None:
-    """The evidence a Witch's poison and a Hunter's shot may act on (prompts/decisions.yaml):
-    a public report of a check that found a wolf; a vote cast with a wolf later exposed, or
-    trust said in him."""
+    """The evidence a Witch's poison and a Hunter's shot may act on (prompts/choices.py):
+    a seat's own report of a check that found a wolf (not a copy of another's); a vote cast
+    with a wolf later exposed, or trust said in him."""
     ledger = FactsLedger()
     for event in (
         _public(
@@ -112,13 +112,18 @@ def test_the_ledger_notes_seer_reports_of_wolves_and_who_sided_with_an_exposed_w
         ),
         _public(EventKind.SPEECH, 1, actor="P07", text="I checked P04: a werewolf, trust me."),
         _public(EventKind.SPEECH, 1, actor="P06", text="My check found P05 good, not a wolf."),
+        _public(
+            EventKind.SPEECH, 1, actor="P05", text="P09 is the Seer; his check found P03 a wolf."
+        ),
+        _public(EventKind.SPEECH, 1, actor="P10", text="My check found P03 a wolf, like P09's."),
+        _public(EventKind.SPEECH, 2, actor="P09", text="Again: my check found P03 a wolf."),
         _public(EventKind.SPEECH, 1, actor="P08", text="I trust P02: he is calm."),
         _public(EventKind.BALLOT, 1, actor="P02", target="P09", value="exile"),
         _public(EventKind.BALLOT, 1, actor="P11", target="P09", value="exile"),
         _public(EventKind.BALLOT, 1, actor="P12", target="P10", value="exile"),
     ):
         ledger.observe(event)
-    assert ledger.named_wolves == {"P03": "P09", "P04": "P07"}
+    assert ledger.named_wolves == {"P03": ["P09", "P10"], "P04": ["P07"]}
     assert ledger.wolf_allies() == {}  # nobody is exposed yet
     ledger.observe(_public(EventKind.SELF_EXPLOSION, 2, actor="P02"))
     assert ledger.wolf_allies() == {"P11": "P02", "P08": "P02"}

@@ -25,10 +25,12 @@ SPEECH_DIGEST_CHARS = 48
 # halves that cost, and two days of structured speeches stay well inside a seat's slot.
 FOLD_EVERY_DAYS = 2
 CLAIM = re.compile(r"\bI(?: am|'m)(?: the| a)? (seer|witch|hunter|guard|idiot|villager)\b", re.I)
-# A public Seer report naming a wolf, as the speech renderer words it ("my check found P05 a
-# wolf") and as free text usually does ("I checked P05: a werewolf").
+# A seat's own report of a check that found a wolf, as the speech renderer words it ("my
+# check found P05 a wolf") and as free text usually does ("I checked P05: a werewolf"); a
+# seat repeating another's report ("his check found P05 a wolf") is not a report.
 NAMED_WOLF = re.compile(
-    r"\bcheck(?:ed)?(?: found| on| of)?\s+(P\d{2})\b[\s:,]*(?:is |was |as )?(?:a )?(?:were)?wolf\b",
+    r"\b(?:my check(?: found| on| of)?|I checked)\s+(P\d{2})\b[\s:,]*(?:is |was |as )?(?:a )?"
+    r"(?:were)?wolf\b",
     re.I,
 )
 TRUSTED = re.compile(r"\bI (?:trust|vouch for|believe) (P\d{2})\b", re.I)
@@ -51,7 +53,8 @@ class FactsLedger:
     facts: list[Fact] = field(default_factory=list)
     claims: dict[str, Fact] = field(default_factory=dict)  # the latest claim of each seat
     votes: dict[int, list[tuple[str, str | None]]] = field(default_factory=dict)
-    named_wolves: dict[str, str] = field(default_factory=dict)  # seat -> who named it a wolf
+    # seat -> the seats that reported a check finding it a wolf, in the order they did
+    named_wolves: dict[str, list[str]] = field(default_factory=dict)
     trusted: list[tuple[str, str]] = field(default_factory=list)  # (speaker, seat it trusted)
 
     def observe(self, event: Event) -> None:
@@ -67,8 +70,9 @@ class FactsLedger:
             if match:
                 self.claims[event.actor] = Fact("claim", event.actor, match.group(1).lower(), day)
             for named in NAMED_WOLF.findall(event.text):
-                if named != event.actor:
-                    self.named_wolves[named] = event.actor
+                reporters = self.named_wolves.get(named, [])
+                if named != event.actor and event.actor not in reporters:
+                    self.named_wolves[named] = [*reporters, event.actor]
             self.trusted += [(event.actor, seat) for seat in TRUSTED.findall(event.text)]
         elif kind is EventKind.DEATHS_ANNOUNCED:
             for seat in event.targets:
