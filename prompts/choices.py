@@ -91,8 +91,8 @@ def has_evidence(view: SeatView, known: Known, seat: str) -> bool:
 
     One report of a check is not enough: wolves claim the Seer too. On the embedded model
     all four reports of a wolf in five games were a wolf's bluff or a villager's copy of
-    one, and two Witches poisoned the real Seer on them. Two seats' reports are: if either
-    is the Seer, the seat is a wolf."""
+    one, each naming the real Seer, and a Witch poisoned her on one. Two seats' reports
+    are: if either is the Seer, the seat is a wolf."""
     revealed = next(p.revealed_role for p in view.players if p.seat == seat)
     return (
         len(known.named_wolves.get(seat, ())) >= 2
