@@ -17,14 +17,18 @@ tokens it computed and the seconds it spent on them, tokens it generated and the
 the slots work at once in a simultaneous decision, so these seconds overlap) are appended
 to `OUT/LABEL.jsonl`.
 
-`table` reads the databases read-only and prints one Markdown row per model: the blunder
-rates of `autowerewolf.evaluation.games.blunders` (each metric and overall, blunders /
-opportunities over all games), the share of decisions that fell back to a random choice,
-the share of speeches and wolf messages that stayed out of character (an apology or a
-refusal, a recited prompt, a claim against what the seat knew: `prompts/second_look.py`),
-the share of prompt tokens the server answered from its cache, the decisions asked a
-second time, and the median seconds per game; `profile` prints where each game's time went
-(the server's own figures per game, then the model calls by decision kind).
+`table` reads the databases read-only (of one or several `--out` directories, added up
+by model) and prints, per model, one Markdown row per measure: the blunder rates of
+`autowerewolf.evaluation.games.blunders` (each metric and overall, blunders / opportunities
+over all games), the share of decisions that fell back to a random choice, the share of
+speeches and wolf messages that stayed out of character (an apology or a refusal, a
+recited prompt, a claim against what the seat knew: `prompts/second_look.py`), the share
+of prompt tokens the server answered from its cache and the decisions asked a second time.
+Each beside its 95% interval over games (a cluster bootstrap: the games are the
+independent unit), the games with an opportunity and, for the blunders, the chance level
+(a random player's rate on the same decisions). Then the seconds per game. `profile`
+prints where each game's time went (the server's own figures per game, then the model
+calls by decision kind).
 """
 
 import argparse
@@ -33,14 +37,25 @@ import os
 import re
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from pathlib import Path
 
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.backends.local_server import LocalServer
-from autowerewolf.evaluation.games.blunders import Tally, blunders, merge, total
+from autowerewolf.evaluation.bootstrap import (
+    Cell,
+    GameTable,
+    Resamples,
+    Sums,
+    bump,
+    chance_ratio,
+    ratio,
+    wilson,
+)
+from autowerewolf.evaluation.games.blunders import chances, judgements, tally, total
 from autowerewolf.evaluation.games.facts import SECOND_LOOK
 from autowerewolf.evaluation.games.speeches import out_of_character
+from autowerewolf.evaluation.report.cells import NO_CHANCE, counted
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import (
     DEFAULT_MODELS,
@@ -52,6 +67,7 @@ from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import GameRecord, Games
 
+RESAMPLES = 2000  # bootstrap resamples of the games, drawn from seed 0: the same every run
 METRICS = (
     "wolf_self_kill",
     "wolf_pack_kills_wolf",
@@ -139,59 +155,111 @@ def _out_of_character(game: GameRecord, record: DecisionRecord) -> bool:
     return out_of_character(game.events, game.game.seat(record.seat).role, record)
 
 
-def table(out: Path) -> None:
-    print(
-        "| model | games | "
-        + " | ".join(METRICS)
-        + " | fallbacks | out of character | from cache | second looks | s/game median"
-        + " | days median | load (1/5 min) |"
-    )
-    print("|" + "---|" * (len(METRICS) + 9))
-    for db in sorted(out.glob("*.db")):
-        label = db.stem
-        tables, fallbacks, decisions, texts, refusals = [], 0, 0, 0, 0
-        prompt_tokens, cached_tokens, second_looks = 0, 0, 0
-        for record in finished_games(db):
-            tables.append({"all": total(blunders(record.events))})
-            llm = [r for r in record.records if r.player == "llm" and r.purpose == "decision"]
-            decisions += len(llm)
-            fallbacks += sum(r.fallback for r in llm)
-            said = [r for r in llm if r.text]
-            texts += len(said)
-            refusals += sum(_out_of_character(record, r) for r in said)
-            prompt_tokens += sum(r.tokens_in or 0 for r in llm)
-            cached_tokens += sum(r.cached_tokens or 0 for r in llm)
-            second_looks += sum(SECOND_LOOK in (r.error or "") for r in llm)
-        timings = out / f"{label}.jsonl"  # absent until the model's first game has ended
-        lines = (
-            [json.loads(x) for x in timings.read_text().splitlines()] if timings.exists() else []
-        )
+def table(outs: list[Path]) -> None:
+    """Per model (its databases in every `outs` directory): each blunder metric, fallbacks,
+    out-of-character texts, cache and second looks as count/n with the 95% interval over
+    games (the independent unit), the games with an opportunity and the chance level; then
+    the seconds per game."""
+    print("| model | measure | count/n (rate) [95% interval over games] | games | chance |")
+    print("|" + "---|" * 5)
+    for label, dbs in _by_label(outs, "db").items():
+        per_game = GameTable()
+        for db in dbs:
+            for record in finished_games(db):
+                per_game.add(_game_values(record))
+        sums = Sums(per_game, Resamples(per_game.games, RESAMPLES, seed=0))
+        rows = [
+            *((m, ratio(sums, (m, "count"), (m, "n"), _chance(sums, m))) for m in METRICS),
+            ("fallbacks", ratio(sums, "fallbacks", "decisions")),
+            ("out of character", ratio(sums, "out of character", "texts")),
+            ("prompt tokens from cache", ratio(sums, "cached", "prompt tokens")),
+            ("asked a second time", ratio(sums, "second looks", "decisions")),
+        ]
+        for measure, cell in map(_widened, rows):
+            chance = NO_CHANCE if cell["chance"] is None else f"{cell['chance']:.1%}"
+            print(
+                f"| {label} | {measure} | {counted(cell, 'no opportunity')} | {cell['games']}"
+                f" | {chance} |"
+            )
+    print()
+    print("| model | games | s/game median (min-max) | days median | load before (1/5 min) |")
+    print("|" + "---|" * 5)
+    for label, files in _by_label(outs, "jsonl").items():
+        lines = [json.loads(x) for f in files for x in f.read_text().splitlines()]
         finished = [x for x in lines if x["status"] == "finished"]
-        merged = merge(tables).get("all", {})
-        cells = [_rate(merged.get(m)) for m in METRICS]
+        if not finished:
+            continue
         walls = [x["wall_s"] for x in finished]
-        days = [x["days"] for x in finished]
-        loads = sorted({x["load_before"] for x in finished})
+        loads = sorted(x["load_before"] for x in finished)
         print(
-            f"| {label} | {len(tables)} | "
-            + " | ".join(cells)
-            + f" | {fallbacks}/{decisions} ({fallbacks / max(1, decisions):.1%})"
-            + f" | {refusals}/{texts} ({refusals / max(1, texts):.0%})"
-            + f" | {cached_tokens / max(1, prompt_tokens):.1%}"
-            + f" | {second_looks}/{decisions}"
-            + f" | {statistics.median(walls) if walls else 0:.0f}"
-            + f" | {statistics.median(days) if days else 0:.0f}"
-            + f" | {loads[0] if loads else '-'} to {loads[-1] if loads else '-'} |"
+            f"| {label} | {len(finished)} | {statistics.median(walls):.0f}"
+            f" ({min(walls):.0f}-{max(walls):.0f})"
+            f" | {statistics.median(x['days'] for x in finished):.0f}"
+            f" | {loads[0]} to {loads[-1]} |"
         )
 
 
-def profile(out: Path) -> None:
+def _widened(row: tuple[str, Cell]) -> tuple[str, Cell]:
+    """The cell's interval widened to the Wilson interval of its count where that is wider.
+
+    With a few games the percentile bootstrap is too narrow, and where every game gave the
+    same rate (0 blunders in each) it has no width at all; the Wilson interval treats the
+    decisions as independent, too narrow where they cluster, but not empty at 0 of n."""
+    measure, cell = row
+    if cell["value"] is None or cell["lo"] is None or cell["hi"] is None:
+        return row
+    lo, hi = wilson(cell["value"] * cell["n"], cell["n"])
+    return measure, Cell(**{**cell, "lo": min(lo, cell["lo"]), "hi": max(hi, cell["hi"])})
+
+
+def _chance(sums: Sums, metric: str) -> float | None:
+    """A random player's rate on the same decisions (those whose options are known)."""
+    return chance_ratio(sums, (metric, "chance"), (metric, "known"))
+
+
+def _by_label(outs: list[Path], suffix: str) -> dict[str, list[Path]]:
+    """Each model's files of one kind (`LABEL.db`, `LABEL.jsonl`) over the directories."""
+    found: dict[str, list[Path]] = {}
+    for out in outs:
+        for path in sorted(out.glob(f"*.{suffix}")):
+            found.setdefault(path.stem, []).append(path)
+    return found
+
+
+def _game_values(record: GameRecord) -> dict[Hashable, float]:
+    """One game's row of the table's per-game sums: each metric's blunders, opportunities
+    and summed chance level (over the decisions whose options are known, and their count),
+    and the LLM decisions' counts behind the other measures."""
+    found = judgements(record.events, record.records)
+    tallies = total(tally(found, record.events))
+    odds = chances(found)
+    values: dict[Hashable, float] = {}
+    for metric, t in tallies.items():
+        bump(values, (metric, "count"), t.count)
+        bump(values, (metric, "n"), t.opportunities)
+        for by_metric in odds.values():
+            summed, known = by_metric.get(metric, (0.0, 0.0))
+            bump(values, (metric, "chance"), summed)
+            bump(values, (metric, "known"), known)
+    llm = [r for r in record.records if r.player == "llm" and r.purpose == "decision"]
+    said = [r for r in llm if r.text]
+    bump(values, "decisions", len(llm))
+    bump(values, "fallbacks", sum(r.fallback for r in llm))
+    bump(values, "texts", len(said))
+    bump(values, "out of character", sum(_out_of_character(record, r) for r in said))
+    bump(values, "prompt tokens", sum(r.tokens_in or 0 for r in llm))
+    bump(values, "cached", sum(r.cached_tokens or 0 for r in llm))
+    bump(values, "second looks", sum(SECOND_LOOK in (r.error or "") for r in llm))
+    return values
+
+
+def profile(outs: list[Path]) -> None:
     """Where each finished game's time went: the server's own figures per game, then the
     model calls of every finished game by decision kind (from the games' records)."""
     print("| game | wall s | requests | prompt tokens computed | prompt s | tokens generated"
           " | generation s | load before |")  # fmt: skip
     print("|" + "---|" * 8)
-    for timings in sorted(out.glob("*.jsonl")):
+    for timings in (f for out in outs for f in sorted(out.glob("*.jsonl"))):
         for line in map(json.loads, timings.read_text().splitlines()):
             if line["status"] != "finished" or "requests" not in line:
                 continue
@@ -205,18 +273,18 @@ def profile(out: Path) -> None:
           " | prompt tokens computed | of which the question (est.) | generated tokens"
           " | generated per decision |")  # fmt: skip
     print("|" + "---|" * 10)
-    for db in sorted(out.glob("*.db")):
-        for step, calls in sorted(_calls_by_step(db).items(), key=lambda kv: -kv[1][3]):
+    for label, dbs in _by_label(outs, "db").items():
+        for step, calls in sorted(_calls_by_step(dbs).items(), key=lambda kv: -kv[1][3]):
             n, looks, prompt, computed, question, generated = calls
             cached = 1 - computed / max(1, prompt)
             print(
-                f"| {db.stem} | {step} | {n} | {looks} | {prompt} | {cached:.0%}"
+                f"| {label} | {step} | {n} | {looks} | {prompt} | {cached:.0%}"
                 f" | {computed} | {question} | {generated} | {generated / max(1, n):.0f} |"
             )
 
 
-def _calls_by_step(db: Path) -> dict[str, list[int]]:
-    """Per decision kind over the finished games: decisions, second looks, prompt tokens,
+def _calls_by_step(dbs: list[Path]) -> dict[str, list[int]]:
+    """Per decision kind over the databases' finished games: decisions, second looks, prompt tokens,
     prompt tokens not from the cache, the question's share of the prompt tokens, and
     generated tokens (a second look's included).
 
@@ -224,7 +292,7 @@ def _calls_by_step(db: Path) -> dict[str, list[int]]:
     follows the transcript, so no cache ever holds it. Its tokens are estimated as the
     prompt's tokens times its share of the prompt's characters."""
     steps: dict[str, list[int]] = {}
-    for record in finished_games(db):
+    for record in (game for db in dbs for game in finished_games(db)):
         for r in record.records:
             if r.player != "llm":
                 continue
@@ -252,12 +320,6 @@ def finished_games(db: Path) -> Iterator[GameRecord]:
         games.close()
 
 
-def _rate(tally: Tally | None) -> str:
-    if tally is None or not tally.opportunities:
-        return "-"
-    return f"{tally.count}/{tally.opportunities} ({tally.count / tally.opportunities:.0%})"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -266,19 +328,28 @@ def main() -> None:
     parser.add_argument("--model", action="append", default=[], help="LABEL=PATH.gguf")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed-start", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=Path("bench-models"))
+    parser.add_argument(
+        "--out",
+        type=Path,
+        action="append",
+        help="the games' directory (default bench-models); `table` adds up several",
+    )
     args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    if args.command == "table":
-        table(args.out)
+    outs: list[Path] = args.out or [Path("bench-models")]
+    if args.command in ("table", "profile"):
+        missing = [str(out) for out in outs if not out.is_dir()]
+        if missing:
+            parser.error(f"no such directory: {', '.join(missing)}")
+        (table if args.command == "table" else profile)(outs)
         return
-    if args.command == "profile":
-        profile(args.out)
-        return
+    if len(outs) > 1:
+        parser.error("play writes to one --out directory")
+    out = outs[0]
+    out.mkdir(parents=True, exist_ok=True)
     models = [(label, Path(path)) for label, _, path in (m.partition("=") for m in args.model)]
     for seed in range(args.seed_start, args.seed_start + args.games):
         for label, path in models:
-            play_game(label, path, seed, args.out)
+            play_game(label, path, seed, out)
 
 
 if __name__ == "__main__":

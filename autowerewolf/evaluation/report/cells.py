@@ -73,5 +73,5 @@ def counted(cell: Mapping[str, Any] | None, reason: str = "") -> str:
     if not cell or cell.get("value") is None:
         return f"{NA} ({reason})" if reason else NA
     n, value = cell["n"], cell["value"]
-    text = f"{round(value * n):g}/{n:g} ({value:.1%})"
+    text = f"{round(value * n)}/{round(n)} ({value:.1%})"  # whole items: never 1.2e+06
     return text if cell.get("lo") is None else f"{text} [{cell['lo']:.1%}, {cell['hi']:.1%}]"
