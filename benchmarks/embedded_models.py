@@ -23,7 +23,8 @@ by model) and prints, per model, one Markdown row per measure: the blunder rates
 over all games), the share of decisions that fell back to a random choice, the share of
 speeches and wolf messages that stayed out of character (an apology or a refusal, a
 recited prompt, a claim against what the seat knew: `prompts/second_look.py`), the share
-of prompt tokens the server answered from its cache and the decisions asked a second time.
+of prompt tokens the server answered from its cache, the decisions asked a second time, and
+how often the Witch's poison and the Hunter's shot were used when asked (not "none").
 Each beside its 95% interval over games (a cluster bootstrap: the games are the
 independent unit), the games with an opportunity and, for the blunders, the chance level
 (a random player's rate on the same decisions). Then the seconds per game. `profile`
@@ -65,8 +66,12 @@ from autowerewolf.players.factory import (
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
+from autowerewolf.rules.decisions import Option
 from autowerewolf.runner import GameRecord, Games
 
+# The kills a good seat should hold without evidence: how often each was used, beside the
+# blunder metric that judges the target once used (witch_poisons_good, hunter_shoots_good).
+KILLS_HELD_BY_DEFAULT = ("witch_poison", "hunter_shot")
 RESAMPLES = 2000  # bootstrap resamples of the games, drawn from seed 0: the same every run
 METRICS = (
     "wolf_self_kill",
@@ -174,6 +179,18 @@ def table(outs: list[Path]) -> None:
             ("out of character", ratio(sums, "out of character", "texts")),
             ("prompt tokens from cache", ratio(sums, "cached", "prompt tokens")),
             ("asked a second time", ratio(sums, "second looks", "decisions")),
+            *(
+                (
+                    f"{step} used (not none)",
+                    ratio(
+                        sums,
+                        (step, "used"),
+                        (step, "asked"),
+                        chance_ratio(sums, (step, "chance"), (step, "asked")),
+                    ),
+                )
+                for step in KILLS_HELD_BY_DEFAULT
+            ),
         ]
         for measure, cell in map(_widened, rows):
             chance = NO_CHANCE if cell["chance"] is None else f"{cell['chance']:.1%}"
@@ -250,6 +267,12 @@ def _game_values(record: GameRecord) -> dict[Hashable, float]:
     bump(values, "prompt tokens", sum(r.tokens_in or 0 for r in llm))
     bump(values, "cached", sum(r.cached_tokens or 0 for r in llm))
     bump(values, "second looks", sum(SECOND_LOOK in (r.error or "") for r in llm))
+    for step in KILLS_HELD_BY_DEFAULT:
+        asked = [r for r in llm if r.step == step]
+        bump(values, (step, "asked"), len(asked))
+        bump(values, (step, "used"), sum(r.option != Option.NONE for r in asked))
+        # A random player uses it unless it draws "none", one of the options.
+        bump(values, (step, "chance"), sum(1 - 1 / len(r.options) for r in asked if r.options))
     return values
 
 

@@ -44,7 +44,7 @@ def test_the_profile_counts_every_model_call_once_by_decision_kind(tmp_path: Pat
 def _play(db: Path, seed: int) -> GameRecord:
     games = Games(db, create=True, context=GameContext(builder(FakeChatModel(legal_json))))
     try:
-        setup = GameSetup(board="8-arena", seed=seed, secret="")
+        setup = GameSetup(seed=seed, secret="")  # the default 12-A board: a Witch, a Hunter
         return games.start(f"m-s{seed}", setup, Seating(default="llm"))
     finally:
         games.close()
@@ -69,6 +69,10 @@ def test_the_table_adds_up_the_directories_games_with_intervals_and_chance(
     assert rows["overall"][1] == "2"  # both games, one from each directory
     assert 0 < float(rows["overall"][2].rstrip("%")) < 100  # the chance level
     assert rows["fallbacks"][2] == "-"  # a rate no random player has
+    poisons = [r for p in played for r in p.records if r.step == "witch_poison"]
+    used = sum(r.option != "none" for r in poisons)
+    assert poisons and rows["witch_poison used (not none)"][0].startswith(f"{used}/{len(poisons)} ")
+    assert rows["witch_poison used (not none)"][2] != "-"  # a random Witch draws "none" too
 
 
 def test_table_and_profile_refuse_a_missing_directory(tmp_path: Path) -> None:
