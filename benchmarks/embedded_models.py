@@ -162,9 +162,9 @@ def _out_of_character(game: GameRecord, record: DecisionRecord) -> bool:
 
 def table(outs: list[Path]) -> None:
     """Per model (its databases in every `outs` directory): each blunder metric, fallbacks,
-    out-of-character texts, cache and second looks as count/n with the 95% interval over
-    games (the independent unit), the games with an opportunity and the chance level; then
-    the seconds per game."""
+    out-of-character texts, cache, second looks and the use of the poison and the shot, as
+    count/n with the 95% interval over games (the independent unit), the games with an
+    opportunity and the chance level; then the seconds per game."""
     print("| model | measure | count/n (rate) [95% interval over games] | games | chance |")
     print("|" + "---|" * 5)
     for label, dbs in _by_label(outs, "db").items():
