@@ -179,18 +179,7 @@ def table(outs: list[Path]) -> None:
             ("out of character", ratio(sums, "out of character", "texts")),
             ("prompt tokens from cache", ratio(sums, "cached", "prompt tokens")),
             ("asked a second time", ratio(sums, "second looks", "decisions")),
-            *(
-                (
-                    f"{step} used (not none)",
-                    ratio(
-                        sums,
-                        (step, "used"),
-                        (step, "asked"),
-                        chance_ratio(sums, (step, "chance"), (step, "asked")),
-                    ),
-                )
-                for step in KILLS_HELD_BY_DEFAULT
-            ),
+            *((f"{step} used (not none)", _used(sums, step)) for step in KILLS_HELD_BY_DEFAULT),
         ]
         for measure, cell in map(_widened, rows):
             chance = NO_CHANCE if cell["chance"] is None else f"{cell['chance']:.1%}"
@@ -207,7 +196,8 @@ def table(outs: list[Path]) -> None:
         if not finished:
             continue
         walls = [x["wall_s"] for x in finished]
-        loads = sorted(x["load_before"] for x in finished)
+        # "1.82/1.91": sorted by the 1-minute figure as a number, so "10.2" follows "2.3".
+        loads = sorted((x["load_before"] for x in finished), key=lambda x: float(x.split("/")[0]))
         print(
             f"| {label} | {len(finished)} | {statistics.median(walls):.0f}"
             f" ({min(walls):.0f}-{max(walls):.0f})"
@@ -232,6 +222,12 @@ def _widened(row: tuple[str, Cell]) -> tuple[str, Cell]:
 def _chance(sums: Sums, metric: str) -> float | None:
     """A random player's rate on the same decisions (those whose options are known)."""
     return chance_ratio(sums, (metric, "chance"), (metric, "known"))
+
+
+def _used(sums: Sums, step: str) -> Cell:
+    """How often a kill held by default was used when asked, beside a random player's rate."""
+    chance = chance_ratio(sums, (step, "chance"), (step, "asked"))
+    return ratio(sums, (step, "used"), (step, "asked"), chance)
 
 
 def _by_label(outs: list[Path], suffix: str) -> dict[str, list[Path]]:
@@ -307,9 +303,9 @@ def profile(outs: list[Path]) -> None:
 
 
 def _calls_by_step(dbs: list[Path]) -> dict[str, list[int]]:
-    """Per decision kind over the databases' finished games: decisions, second looks, prompt tokens,
-    prompt tokens not from the cache, the question's share of the prompt tokens, and
-    generated tokens (a second look's included).
+    """Per decision kind over the databases' finished games: decisions, second looks,
+    prompt tokens, prompt tokens not from the cache, the question's share of the prompt
+    tokens, and generated tokens (a second look's included).
 
     The question (the record's `prompt`: the seat's notes, the decision and its choices)
     follows the transcript, so no cache ever holds it. Its tokens are estimated as the
