@@ -51,7 +51,7 @@ from autowerewolf.evaluation.bootstrap import (
     bump,
     chance_ratio,
     ratio,
-    wilson,
+    widened,
 )
 from autowerewolf.evaluation.games.blunders import chances, judgements, tally, total
 from autowerewolf.evaluation.games.facts import SECOND_LOOK
@@ -181,7 +181,7 @@ def table(outs: list[Path]) -> None:
             ("asked a second time", ratio(sums, "second looks", "decisions")),
             *((f"{step} used (not none)", _used(sums, step)) for step in KILLS_HELD_BY_DEFAULT),
         ]
-        for measure, cell in map(_widened, rows):
+        for measure, cell in ((m, widened(c)) for m, c in rows):
             chance = NO_CHANCE if cell["chance"] is None else f"{cell['chance']:.1%}"
             print(
                 f"| {label} | {measure} | {counted(cell, 'no opportunity')} | {cell['games']}"
@@ -204,19 +204,6 @@ def table(outs: list[Path]) -> None:
             f" | {statistics.median(x['days'] for x in finished):.0f}"
             f" | {loads[0]} to {loads[-1]} |"
         )
-
-
-def _widened(row: tuple[str, Cell]) -> tuple[str, Cell]:
-    """The cell's interval widened to the Wilson interval of its count where that is wider.
-
-    With a few games the percentile bootstrap is too narrow, and where every game gave the
-    same rate (0 blunders in each) it has no width at all; the Wilson interval treats the
-    decisions as independent, too narrow where they cluster, but not empty at 0 of n."""
-    measure, cell = row
-    if cell["value"] is None or cell["lo"] is None or cell["hi"] is None:
-        return row
-    lo, hi = wilson(cell["value"] * cell["n"], cell["n"])
-    return measure, Cell(**{**cell, "lo": min(lo, cell["lo"]), "hi": max(hi, cell["hi"])})
 
 
 def _chance(sums: Sums, metric: str) -> float | None:

@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
-from autowerewolf.players.llm.memory import CLAIM
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.choices import Known, seat_against_own_side
-from autowerewolf.prompts.speech_acts import contradiction
-from autowerewolf.rules.roles import Camp, Role, camp_of
+from autowerewolf.prompts.speech_acts import claims_another_power, contradiction
+from autowerewolf.rules.roles import Role
 from autowerewolf.rules.views import SeatView
 
 # A speech that repeats this many words in a row of its prompt copies it (the embedded model
@@ -85,23 +84,14 @@ def in_character_note() -> str:
     )
 
 
-def claims_another_power(text: str, role: Role) -> bool:
-    """Whether a good seat's words claim a power role it does not hold ("I am the witch"
-    from a villager). The embedded model's structured speeches did so in their free reasons,
-    copying another seat's claim. A Seer who says she is a villager hides, which is play."""
-    if camp_of(role) is not Camp.GOOD:
-        return False
-    claimed = {m.group(1).lower() for m in CLAIM.finditer(text)} - {"villager"}
-    return bool(claimed - {role.value})
-
-
 def speech_out_of_character(
     record: DecisionRecord, role: Role, checks: dict[str, str], saved: Sequence[str]
 ) -> bool:
     """Whether a saved speech or message was out of character (the table and the report):
     an apology, a recited prompt, acts against what the seat knew then (`checks`, `saved`:
     its results up to that day), or a good seat's claim of a power role it does not hold.
-    The last is judged here only: no second look asks again for it."""
+    The last is judged here only: no second look asks again for it, and a structured
+    speech's reason never says it (`speech_acts.render`)."""
     if not record.text:
         return False
     acts = (record.data or {}).get("acts") or []

@@ -54,6 +54,18 @@ class Cell(TypedDict):
     chance: float | None
 
 
+def widened(cell: Cell) -> Cell:
+    """The cell's interval widened to the Wilson interval of its count where that is wider.
+
+    With a few games the percentile bootstrap is too narrow, and where every game gave the
+    same rate (0 blunders in each) it has no width at all; the Wilson interval treats the
+    decisions as independent, too narrow where they cluster, but not empty at 0 of n."""
+    if cell["value"] is None or cell["lo"] is None or cell["hi"] is None:
+        return cell
+    lo, hi = wilson(cell["value"] * cell["n"], cell["n"])
+    return Cell(**{**cell, "lo": min(lo, cell["lo"]), "hi": max(hi, cell["hi"])})
+
+
 def empty(chance: float | None = None) -> Cell:
     return Cell(value=None, lo=None, hi=None, n=0, games=0, chance=chance)
 

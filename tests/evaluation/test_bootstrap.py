@@ -9,11 +9,13 @@ import numpy as np
 import pytest
 
 from autowerewolf.evaluation.bootstrap import (
+    Cell,
     GameTable,
     Resamples,
     Sums,
     divide,
     percentiles,
+    widened,
     wilson,
 )
 from autowerewolf.evaluation.report.build import build_report
@@ -99,3 +101,14 @@ def test_a_null_tournament_puts_no_difference_inside_every_interval(
         assert cell["lo"] < null < cell["hi"], (part, cell)
         assert cell["chance"] == pytest.approx(null)
     assert 0.05 < pair["p_above"] < 0.95
+
+
+def test_an_interval_with_no_width_is_widened_to_wilson_and_a_wide_one_kept() -> None:
+    """Ten games with 0 blunders each resample to 0 every time: an empty interval that would
+    claim certainty; the Wilson interval of 0 of 40 is not empty."""
+    flat = Cell(value=0.0, lo=0.0, hi=0.0, n=40, games=10, chance=0.2)
+    assert widened(flat) == {**flat, "hi": wilson(0, 40)[1]} and wilson(0, 40)[1] > 0.05
+    wide = Cell(value=0.5, lo=0.0, hi=1.0, n=40, games=2, chance=None)
+    assert widened(wide) == wide
+    unseen = Cell(value=None, lo=None, hi=None, n=0, games=0, chance=None)
+    assert widened(unseen) == unseen

@@ -103,8 +103,9 @@ def _public(kind: EventKind, day: int, **fields: str) -> Event:
 
 def test_the_ledger_notes_seer_reports_of_wolves_and_who_sided_with_an_exposed_wolf() -> None:
     """The evidence a Witch's poison and a Hunter's shot may act on (prompts/choices.py):
-    a seat's own report of a check that found a wolf (not a copy of another's); a vote cast
-    with a wolf later exposed, or trust said in him."""
+    a seat's own report of a check that found a wolf (not a copy of another's); votes cast
+    with a wolf later exposed on two days or more. One day's vote or vouching for him is
+    not evidence (benchmarks/evidence.py: such seats were mostly good)."""
     ledger = FactsLedger()
     for event in (
         _public(
@@ -120,10 +121,15 @@ def test_the_ledger_notes_seer_reports_of_wolves_and_who_sided_with_an_exposed_w
         _public(EventKind.SPEECH, 1, actor="P08", text="I trust P02: he is calm."),
         _public(EventKind.BALLOT, 1, actor="P02", target="P09", value="exile"),
         _public(EventKind.BALLOT, 1, actor="P11", target="P09", value="exile"),
-        _public(EventKind.BALLOT, 1, actor="P12", target="P10", value="exile"),
+        _public(EventKind.BALLOT, 1, actor="P12", target="P09", value="exile"),
+        _public(EventKind.BALLOT, 1, actor="P04", target="P10", value="exile"),
+        _public(EventKind.BALLOT, 2, actor="P02", target="P10", value="exile"),
+        _public(EventKind.BALLOT, 2, actor="P11", target="P10", value="exile"),
+        _public(EventKind.BALLOT, 2, actor="P12", target="P05", value="exile"),
     ):
         ledger.observe(event)
     assert ledger.named_wolves == {"P03": ["P09", "P10"], "P04": ["P07"]}
+    assert ledger.days_voted_with("P02") == {"P11": 2, "P12": 1}
     assert ledger.wolf_allies() == {}  # nobody is exposed yet
-    ledger.observe(_public(EventKind.SELF_EXPLOSION, 2, actor="P02"))
-    assert ledger.wolf_allies() == {"P11": "P02", "P08": "P02"}
+    ledger.observe(_public(EventKind.SELF_EXPLOSION, 3, actor="P02"))
+    assert ledger.wolf_allies() == {"P11": "P02"}

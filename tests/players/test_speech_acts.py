@@ -17,8 +17,15 @@ from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.seating import Seating
 from autowerewolf.prompts.answers import COMPACT, answer_schema
 from autowerewolf.prompts.question import ANSWER_LINES, decision_tail
-from autowerewolf.prompts.second_look import claims_another_power, copies_prompt, out_of_character
-from autowerewolf.prompts.speech_acts import contradiction, phrases, render, spoken, whole
+from autowerewolf.prompts.second_look import copies_prompt, out_of_character
+from autowerewolf.prompts.speech_acts import (
+    claims_another_power,
+    contradiction,
+    phrases,
+    render,
+    spoken,
+    whole,
+)
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.steps import TextKind
@@ -42,15 +49,18 @@ def test_each_act_reads_as_a_sentence() -> None:
             act("claim", role="seer", reason="hear me out"),
             act("check", "P05", result="wolf"),
             act("accuse", "P02", reason="he dodged the vote"),
-        ]
+        ],
+        Role.SEER,
     )
     assert spoken == (
         "I am the seer: hear me out. I am the Seer, and my check found P05 a wolf. "
         "I suspect P02: he dodged the vote."
     )
-    assert render([act("vouch", "P01")]) == "I trust P01."
-    assert render([act("pass")]) == "I have nothing to add."
-    assert render([act("accuse")]) == "I have nothing to add."  # no seat: nothing to accuse
+    assert render([act("vouch", "P01")], Role.SEER) == "I trust P01."
+    assert render([act("pass")], Role.SEER) == "I have nothing to add."
+    assert (
+        render([act("accuse")], Role.SEER) == "I have nothing to add."
+    )  # no seat: nothing to accuse
 
 
 def said(phrase: str, reason: str = "") -> dict[str, str]:
@@ -84,7 +94,7 @@ def test_an_act_is_said_as_a_phrase_and_kept_as_its_parts() -> None:
         act("claim", role="seer"),
         act("vouch", "P01"),
     ]
-    assert render(kept) == (
+    assert render(kept, Role.WEREWOLF) == (
         "I am the Seer, and my check found P05 a wolf: seen. I am the seer. I trust P01."
     )
     assert spoken([said("defend", "I am good")]) == [act("defend", reason="I am good")]
@@ -171,7 +181,8 @@ def test_llm_seats_speaking_in_acts_play_a_game_with_rendered_speeches() -> None
     )
     speeches = [r for r in out["records"] if r.purpose == "decision" and r.option == "speak"]
     assert speeches and all(r.data and r.data["acts"] for r in speeches)
-    assert all(r.text == render(r.data["acts"]) for r in speeches if r.data)
+    roles = {seat.id: seat.role for seat in out["game"].seats}
+    assert all(r.text == render(r.data["acts"], roles[r.seat]) for r in speeches if r.data)
     assert all(out_of_character(r.text) is False for r in speeches)
 
 
@@ -206,7 +217,7 @@ def test_a_reason_cut_at_its_cap_ends_whole() -> None:
         "Blair, the good player, is the most proposed target for"
     )
     assert whole("he voted with P05") == "he voted with P05"  # short: left as said
-    assert render([act("accuse", "P02", reason=cut)]) == (
+    assert render([act("accuse", "P02", reason=cut)], Role.VILLAGER) == (
         "I suspect P02: I want to kill Blair, the good player."
     )
 
@@ -218,9 +229,9 @@ def test_a_structured_speakers_whisper_cut_at_its_cap_ends_whole() -> None:
     cut = {"reasoning": "", "choice": "P02", "message": said}
     options = ("P02", "none")
     structured = answer_schema("message", options, ACTS).model_validate(cut)
-    assert _choice(structured, options, ACTS).text == "Kill P02, he is loud."
+    assert _choice(structured, options, Role.WEREWOLF, ACTS).text == "Kill P02, he is loud."
     free = answer_schema("message", options, COMPACT).model_validate(cut)
-    assert _choice(free, options, COMPACT).text == said  # a free whisper: as written
+    assert _choice(free, options, Role.WEREWOLF, COMPACT).text == said  # a free whisper: as written
 
 
 def test_a_good_seat_claiming_a_power_it_does_not_hold_is_out_of_character() -> None:
@@ -231,3 +242,17 @@ def test_a_good_seat_claiming_a_power_it_does_not_hold_is_out_of_character() -> 
     assert not claims_another_power(copied, Role.WEREWOLF)  # a bluff
     assert not claims_another_power("I am a villager: keep me out of it.", Role.SEER)  # hiding
     assert not claims_another_power("I suspect P03: he is loud.", Role.HUNTER)
+
+
+def test_a_good_seats_reason_that_claims_a_power_it_does_not_hold_is_not_said() -> None:
+    """The embedded model's villagers copied a wolf's "I'm the Witch, and I saved P09" into
+    their reasons (8 of 15 texts out of character in ten games): the table hears the act
+    without it, the record keeps it; a wolf's bluff and a Witch's own claim are said."""
+    copied = act("accuse", "P02", reason="I'm the Witch, and I saved P09")
+    assert render([copied], Role.VILLAGER) == "I suspect P02."
+    assert render([copied], Role.HUNTER) == "I suspect P02."
+    said_by_wolf = "I suspect P02: I'm the Witch, and I saved P09."
+    assert render([copied], Role.WEREWOLF) == said_by_wolf
+    assert render([copied], Role.WITCH) == said_by_wolf
+    hiding = act("defend", reason="I am a villager, like you")
+    assert render([hiding], Role.SEER) == "I am not a wolf: I am a villager, like you."

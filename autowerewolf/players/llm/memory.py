@@ -11,6 +11,7 @@ rest), and however long the game runs the prompt stays about two days long.
 Its wording comes from `prompts`."""
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from autowerewolf.prompts.render import compact, digest_line, revealed_roles
@@ -33,7 +34,11 @@ NAMED_WOLF = re.compile(
     r"(?:were)?wolf\b",
     re.I,
 )
-TRUSTED = re.compile(r"\bI (?:trust|vouch for|believe) (P\d{2})\b", re.I)
+# Days a seat must have voted as an exposed wolf did before that counts as evidence against
+# it. Over ten embedded-model games a seat that voted with a wolf on one day was a wolf 33%
+# of the time (28 of 84), hardly above the 27% of any other seat; on two days, 55% (6 of
+# 11): `python benchmarks/evidence.py`.
+ALLY_DAYS = 2
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,6 @@ class FactsLedger:
     votes: dict[int, list[tuple[str, str | None]]] = field(default_factory=dict)
     # seat -> the seats that reported a check finding it a wolf, in the order they did
     named_wolves: dict[str, list[str]] = field(default_factory=dict)
-    trusted: list[tuple[str, str]] = field(default_factory=list)  # (speaker, seat it trusted)
 
     def observe(self, event: Event) -> None:
         kind, day, note = event.kind, event.day, self.facts.append
@@ -73,7 +77,6 @@ class FactsLedger:
                 reporters = self.named_wolves.get(named, [])
                 if named != event.actor and event.actor not in reporters:
                     self.named_wolves[named] = [*reporters, event.actor]
-            self.trusted += [(event.actor, seat) for seat in TRUSTED.findall(event.text)]
         elif kind is EventKind.DEATHS_ANNOUNCED:
             for seat in event.targets:
                 note(Fact("death", seat, "night", day))
@@ -109,21 +112,25 @@ class FactsLedger:
         """Publicly revealed roles: seat -> role."""
         return {f.seat: f.value for f in self.facts if f.kind == "reveal" and f.seat}
 
+    def days_voted_with(self, seat: str) -> Counter[str]:
+        """Each other seat's count of days it voted for the same player as `seat` did."""
+        days: Counter[str] = Counter()
+        for ballots in self.votes.values():
+            targets = {target for voter, target in ballots if voter == seat and target}
+            days.update({voter for voter, target in ballots if voter != seat and target in targets})
+        return days
+
     def wolf_allies(self) -> dict[str, str]:
         """Seats that sided with a wolf exposed since (by a self-explosion or a revealed
-        role): they voted for the same player as that wolf, or said they trusted him.
-        seat -> the exposed wolf."""
-        exposed = {seat for seat, role in self.revealed().items() if role == "werewolf"}
+        role): they voted for the same player as that wolf on `ALLY_DAYS` days or more.
+        Vouching for a wolf is not counted: over the same ten games 30 of the 33 seats that
+        did were good. seat -> the exposed wolf."""
+        exposed = sorted(seat for seat, role in self.revealed().items() if role == "werewolf")
         allies: dict[str, str] = {}
-        for ballots in self.votes.values():
-            wolf_targets = {target: voter for voter, target in ballots if voter in exposed}
-            for voter, target in ballots:
-                wolf = wolf_targets.get(target) if target else None
-                if wolf is not None and voter not in exposed:
-                    allies[voter] = wolf
-        for speaker, seat in self.trusted:
-            if seat in exposed and speaker not in exposed:
-                allies[speaker] = seat
+        for wolf in exposed:
+            for seat, days in sorted(self.days_voted_with(wolf).items()):
+                if days >= ALLY_DAYS and seat not in exposed:
+                    allies.setdefault(seat, wolf)
         return allies
 
 

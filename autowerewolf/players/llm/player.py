@@ -34,19 +34,20 @@ from autowerewolf.prompts.question import NO_ANSWER, reprompt
 from autowerewolf.prompts.second_look import second_look
 from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.decisions import Action, Option
+from autowerewolf.rules.roles import Role
 from autowerewolf.rules.steps import TextKind
 from autowerewolf.rules.views import SeatView
 
 log = logging.getLogger(__name__)
 
 
-def _choice(parsed: BaseModel, options: tuple[str, ...], bounds: Bounds) -> Action:
+def _choice(parsed: BaseModel, options: tuple[str, ...], role: Role, bounds: Bounds) -> Action:
     choice = getattr(parsed, "choice", None)
     if not isinstance(choice, str) or choice not in options:
         raise InvalidAnswer(f"choice {choice!r} is not one of: {', '.join(options)}")
     acts = _acts(parsed)
     if acts and choice == Option.SPEAK:
-        return Action(option=choice, text=speech_acts.render(acts))
+        return Action(option=choice, text=speech_acts.render(acts, role))
     message = getattr(parsed, "message", None)
     if message and bounds.speech_acts:
         # One reason, as an act's (prompts/answers.py): cut at its cap, it ends whole.
@@ -171,7 +172,7 @@ class LLMPlayer:
             view,
             instruction,
             schema,
-            lambda p: _choice(p, view.options, self.bounds),
+            lambda p: _choice(p, view.options, view.role, self.bounds),
             notes,
             choices,
             memory,
@@ -190,7 +191,7 @@ class LLMPlayer:
                 view,
                 instruction,
                 schema,
-                lambda p: _choice(p, view.options, self.bounds),
+                lambda p: _choice(p, view.options, view.role, self.bounds),
                 (*notes, look.note),
                 choices,
                 memory,
