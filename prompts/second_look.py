@@ -10,7 +10,7 @@ from importlib.resources import files
 
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.choices import Known, seat_against_own_side
-from autowerewolf.prompts.speech_acts import claims_another_power, contradiction
+from autowerewolf.prompts.speech_acts import claims_another_role, contradiction
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.views import SeatView
 
@@ -89,7 +89,7 @@ def speech_out_of_character(
 ) -> bool:
     """Whether a saved speech or message was out of character (the table and the report):
     an apology, a recited prompt, acts against what the seat knew then (`checks`, `saved`:
-    its results up to that day), or a good seat's claim of a power role it does not hold.
+    its results up to that day), or a good seat's claim of a role it does not hold.
     The last is judged here only: no second look asks again for it, and a structured
     speech's reason never says it (`speech_acts.render`)."""
     if not record.text:
@@ -98,7 +98,7 @@ def speech_out_of_character(
     return (
         out_of_character(record.text, record.prompt or "")
         or contradiction(acts, role, checks, saved) is not None
-        or claims_another_power(record.text, role)
+        or claims_another_role(record.text, role)
     )
 
 

@@ -133,21 +133,27 @@ def whole(text: str, cap: int = REASON_CHARS) -> str:
     return text.rsplit(" ", 1)[0].rstrip(",;:") if " " in text else text
 
 
-def claims_another_power(text: str, role: Role) -> bool:
-    """Whether a good seat's words claim a power role it does not hold ("I am the witch"
-    from a villager). The embedded model's structured speeches did so in their free reasons,
-    copying another seat's claim. A Seer who says she is a villager hides, which is play."""
+# A good seat calling itself a wolf: the embedded model's villager said "You are the
+# villager and I am the werewolf" (1 of 312 good seats' texts in eleven games).
+_SELF_WOLF = re.compile(r"\bI(?: am|'m)(?: the| a| one of the)? (?:were)?wol(?:f|ves)\b", re.I)
+
+
+def claims_another_role(text: str, role: Role) -> bool:
+    """Whether a good seat's words claim a role it does not hold: a power role ("I am the
+    witch" from a villager) or a wolf's. The embedded model's structured speeches did so in
+    their free reasons, copying another seat's claim. A Seer who says she is a villager
+    hides, which is play."""
     if camp_of(role) is not Camp.GOOD:
         return False
     claimed = {m.group(1).lower() for m in CLAIM.finditer(text)} - {"villager"}
-    return bool(claimed - {role.value})
+    return bool(claimed - {role.value}) or _SELF_WOLF.search(text) is not None
 
 
 def _reason(act: dict[str, str], role: Role) -> str:
     reason = whole(str(act.get("reason") or "")).strip(" .")
-    if claims_another_power(reason, role):
+    if claims_another_role(reason, role):
         # A good seat is offered no lie among its acts (`phrases`), and its reason tells none
-        # either: on the embedded model these reasons were copies of another seat's claim
+        # either: on the embedded model these reasons were mostly copies of another's claim
         # ("I'm the Witch, and I saved P09"), 8 of the 15 texts out of character in ten games.
         # The reason stays in the record's acts.
         return "."

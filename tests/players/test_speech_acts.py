@@ -19,7 +19,7 @@ from autowerewolf.prompts.answers import COMPACT, answer_schema
 from autowerewolf.prompts.question import ANSWER_LINES, decision_tail
 from autowerewolf.prompts.second_look import copies_prompt, out_of_character
 from autowerewolf.prompts.speech_acts import (
-    claims_another_power,
+    claims_another_role,
     contradiction,
     phrases,
     render,
@@ -234,14 +234,19 @@ def test_a_structured_speakers_whisper_cut_at_its_cap_ends_whole() -> None:
     assert _choice(free, options, Role.WEREWOLF, COMPACT).text == said  # a free whisper: as written
 
 
-def test_a_good_seat_claiming_a_power_it_does_not_hold_is_out_of_character() -> None:
+def test_a_good_seat_claiming_a_role_it_does_not_hold_is_out_of_character() -> None:
     # A villager's structured speech of the embedded model, its reason copied from a wolf.
     copied = "I have nothing to add: I am the witch, and I saved P01 from the wolves: You are."
-    assert claims_another_power(copied, Role.VILLAGER)
-    assert not claims_another_power(copied, Role.WITCH)  # her own role
-    assert not claims_another_power(copied, Role.WEREWOLF)  # a bluff
-    assert not claims_another_power("I am a villager: keep me out of it.", Role.SEER)  # hiding
-    assert not claims_another_power("I suspect P03: he is loud.", Role.HUNTER)
+    assert claims_another_role(copied, Role.VILLAGER)
+    assert not claims_another_role(copied, Role.WITCH)  # her own role
+    assert not claims_another_role(copied, Role.WEREWOLF)  # a bluff
+    assert not claims_another_role("I am a villager: keep me out of it.", Role.SEER)  # hiding
+    assert not claims_another_role("I suspect P03: he is loud.", Role.HUNTER)
+    # A villager of the embedded model mixing up who speaks.
+    mixed_up = "I have nothing to add: You are the villager and I am the werewolf, so you should."
+    assert claims_another_role(mixed_up, Role.VILLAGER)
+    assert not claims_another_role(mixed_up, Role.WEREWOLF)  # said by a wolf: a slip, or bait
+    assert not claims_another_role("I am not a wolf: ask P03.", Role.SEER)
 
 
 def test_a_good_seats_reason_that_claims_a_power_it_does_not_hold_is_not_said() -> None:
@@ -254,5 +259,8 @@ def test_a_good_seats_reason_that_claims_a_power_it_does_not_hold_is_not_said() 
     said_by_wolf = "I suspect P02: I'm the Witch, and I saved P09."
     assert render([copied], Role.WEREWOLF) == said_by_wolf
     assert render([copied], Role.WITCH) == said_by_wolf
+    assert render([act("vouch", "P03", reason="I'm a werewolf, trust me")], Role.GUARD) == (
+        "I trust P03."
+    )
     hiding = act("defend", reason="I am a villager, like you")
     assert render([hiding], Role.SEER) == "I am not a wolf: I am a villager, like you."
