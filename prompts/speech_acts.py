@@ -135,18 +135,30 @@ def whole(text: str, cap: int = REASON_CHARS) -> str:
 
 # A good seat calling itself a wolf: the embedded model's villager said "You are the
 # villager and I am the werewolf" (1 of 312 good seats' texts in eleven games).
-_SELF_WOLF = re.compile(r"\bI(?: am|'m)(?: the| a| one of the)? (?:were)?wol(?:f|ves)\b", re.I)
+_SELF_WOLF = re.compile(r"\bI(?: am|'m)(?: the| a| one of the)? (?:were)?wol(?:f|ves)\b(?!')", re.I)
+# A power claimed by its use, not its name: "P01 is the witch, and I saved P03" from a
+# villager (6 of 343 good seats' texts in twelve games said a save no rule counted).
+_POWER_USED = {
+    Role.WITCH: re.compile(r"\bI saved\b|\bI(?: am|'m| was)? (?:the )?one who saved\b", re.I),
+    Role.SEER: re.compile(r"\bmy check (?:found|on|of)\b|\bI checked P\d{2}\b", re.I),
+}
+# A Guard's protection is a save too.
+_MAY_SAY_IT = {Role.WITCH: (Role.WITCH, Role.GUARD), Role.SEER: (Role.SEER,)}
 
 
 def claims_another_role(text: str, role: Role) -> bool:
-    """Whether a good seat's words claim a role it does not hold: a power role ("I am the
-    witch" from a villager) or a wolf's. The embedded model's structured speeches did so in
-    their free reasons, copying another seat's claim. A Seer who says she is a villager
-    hides, which is play."""
+    """Whether a good seat's words claim a role it does not hold: a power role by name ("I
+    am the witch" from a villager) or by its use ("I saved P03", "my check found P05"), or a
+    wolf's. The embedded model's structured speeches did so in their free reasons, copying
+    another seat's claim. A Seer who says she is a villager hides, which is play."""
     if camp_of(role) is not Camp.GOOD:
         return False
-    claimed = {m.group(1).lower() for m in CLAIM.finditer(text)} - {"villager"}
-    return bool(claimed - {role.value}) or _SELF_WOLF.search(text) is not None
+    claimed = {m.group(1).lower() for m in CLAIM.finditer(text)} - {"villager", role.value}
+    used = any(
+        pattern.search(text) and role not in _MAY_SAY_IT[power]
+        for power, pattern in _POWER_USED.items()
+    )
+    return bool(claimed) or used or _SELF_WOLF.search(text) is not None
 
 
 def _reason(act: dict[str, str], role: Role) -> str:

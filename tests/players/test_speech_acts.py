@@ -247,6 +247,16 @@ def test_a_good_seat_claiming_a_role_it_does_not_hold_is_out_of_character() -> N
     assert claims_another_role(mixed_up, Role.VILLAGER)
     assert not claims_another_role(mixed_up, Role.WEREWOLF)  # said by a wolf: a slip, or bait
     assert not claims_another_role("I am not a wolf: ask P03.", Role.SEER)
+    assert not claims_another_role("I am one of the wolves' targets.", Role.VILLAGER)
+    # A power claimed by its use: a save from a villager, a check from a Hunter.
+    used = "I suspect P01: P01 is the witch, and I am the one who saved P03 from."
+    assert claims_another_role(used, Role.VILLAGER)
+    assert claims_another_role("I saved P03 from the wolves.", Role.SEER)
+    assert not claims_another_role("I saved P03 from the wolves.", Role.WITCH)
+    assert not claims_another_role("I saved P03 last night.", Role.GUARD)  # a protection
+    assert claims_another_role("My check found P05 a wolf.", Role.HUNTER)
+    assert not claims_another_role("My check found P05 a wolf.", Role.SEER)
+    assert not claims_another_role("P09 saved P03, and P09's check found P05 good.", Role.IDIOT)
 
 
 def test_a_good_seats_reason_that_claims_a_power_it_does_not_hold_is_not_said() -> None:
