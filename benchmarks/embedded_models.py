@@ -181,7 +181,8 @@ def table(outs: list[Path]) -> None:
             ("asked a second time", ratio(sums, "second looks", "decisions")),
             *((f"{step} used (not none)", _used(sums, step)) for step in KILLS_HELD_BY_DEFAULT),
         ]
-        for measure, cell in ((m, widened(c)) for m, c in rows):
+        for measure, raw in rows:
+            cell = widened(raw)
             chance = NO_CHANCE if cell["chance"] is None else f"{cell['chance']:.1%}"
             print(
                 f"| {label} | {measure} | {counted(cell, 'no opportunity')} | {cell['games']}"
