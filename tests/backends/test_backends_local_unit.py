@@ -218,3 +218,40 @@ def test_a_server_built_elsewhere_runs_with_the_same_flags(tmp_path: Path) -> No
     finally:
         server.stop()
     assert process.argv[0] == str(binary)
+
+
+def test_a_server_of_the_users_own_is_named_by_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`$AUTOWEREWOLF_LLAMA_SERVER` replaces the prebuilt server for every managed server
+    (an AVX-512 or GPU build: docs/benchmarks.md), with the same flags and the same model."""
+    binary = tmp_path / "llama-server"
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o755)
+    monkeypatch.setenv(local_server.SERVER_BINARY_ENV, str(binary))
+    # The prebuilt one is not even looked for.
+    monkeypatch.setattr(local_server.importlib.util, "find_spec", lambda *_: None)
+    assert local_server.llama_server_binary() == binary
+    server = LocalServer(model_path=tmp_path / "m.gguf")
+    try:
+        process = server._process_for(8080)
+        assert process.argv == server.command(binary, tmp_path / "m.gguf", 8080)
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("target", ["absent", "not-executable", "a-directory"])
+def test_a_bad_server_in_the_environment_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, target: str
+) -> None:
+    path = tmp_path / target
+    if target == "not-executable":
+        path.write_text("#!/bin/sh\n")
+        path.chmod(0o644)
+    elif target == "a-directory":
+        path.mkdir()
+    monkeypatch.setenv(local_server.SERVER_BINARY_ENV, str(path))
+    with pytest.raises(LocalBackendError, match="is not an executable file") as info:
+        local_server.llama_server_binary()
+    assert str(info.value).startswith(f"AUTOWEREWOLF_LLAMA_SERVER={path} ")
+    assert "\n" not in str(info.value)

@@ -268,3 +268,15 @@ def test_json_result_of_a_random_play(tmp_path: Path) -> None:
     )
     assert summary["winner"] == final.winner.value and summary["events"] == len(events)
     assert summary["days"] == final.day and summary["steps"] == final.ply
+
+
+def test_a_bad_server_binary_stops_play_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AUTOWEREWOLF_LLAMA_SERVER", str(tmp_path / "no-such-server"))
+    db = tmp_path / "g.db"
+    assert_user_error(
+        cli("play", "--narration", "off", "--db", db),
+        "AUTOWEREWOLF_LLAMA_SERVER=",
+        "no-such-server",
+    )
