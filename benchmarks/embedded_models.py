@@ -9,8 +9,10 @@ fallbacks and seconds per game.
 
 `play` serves each model with the project's llama.cpp server (as the local backend runs it:
 a slot per seat, prompt cache on) and plays seeded games, every seat `llm` with the
-`plain` agent design, into one database per model (`OUT/LABEL.db`). Seeds are interleaved
-across the models (seed 1 on every model, then seed 2...), so that a run cut short leaves
+`plain` agent design and the default `compact` answer budget (`--budget terse`: no private
+reasoning; give it a label of its own), into one database per model (`OUT/LABEL.db`).
+Seeds are interleaved across the models (seed 1 on every model, then seed 2...), so that a
+run cut short leaves
 every model with as many games; running it again continues where it stopped. Each game's
 wall time, the machine's load average and the server's own work (from its log: prompt
 tokens it computed and the seconds it spent on them, tokens it generated and their seconds;
@@ -91,7 +93,7 @@ def load() -> str:
     return f"{one:.2f}/{five:.2f}"
 
 
-def play_game(label: str, path: Path, seed: int, out: Path) -> None:
+def play_game(label: str, path: Path, seed: int, out: Path, budget: str) -> None:
     db = out / f"{label}.db"
     game_id = f"{label}-s{seed}"
     games = Games(db, create=True)
@@ -105,7 +107,9 @@ def play_game(label: str, path: Path, seed: int, out: Path) -> None:
     server = LocalServer(model_path=path, alias=label, log_path=log)
     with server:
         # The managed server, as `autowerewolf play` runs it: each seat pinned to its slot.
-        config = DEFAULT_MODELS.default.model_copy(update={"model": label, "timeout_s": 900})
+        config = DEFAULT_MODELS.default.model_copy(
+            update={"model": label, "timeout_s": 900, "budget": budget}
+        )
         pool = ModelPool(local=server)
         context = GameContext(player_factory=PlayerBuilder(PlayerModels(default=config), pool))
         games = Games(db, create=True, context=context)
@@ -125,6 +129,7 @@ def play_game(label: str, path: Path, seed: int, out: Path) -> None:
     line = {
         "game": game_id,
         "seed": seed,
+        "budget": budget,
         "status": record.status,
         "wall_s": round(wall, 1),
         "load_before": before,
@@ -336,6 +341,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed-start", type=int, default=1)
     parser.add_argument(
+        "--budget",
+        choices=("compact", "terse"),
+        default="compact",
+        help="play: the answer budget (compact, the default's; terse: no private reasoning)",
+    )
+    parser.add_argument(
         "--out",
         type=Path,
         action="append",
@@ -356,7 +367,7 @@ def main() -> None:
     models = [(label, Path(path)) for label, _, path in (m.partition("=") for m in args.model)]
     for seed in range(args.seed_start, args.seed_start + args.games):
         for label, path in models:
-            play_game(label, path, seed, out)
+            play_game(label, path, seed, out, args.budget)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ class Bounds:
     and whether its speeches are structured acts (prompts/speech_acts.py) instead of free
     text. The rules cap any text at rules.decisions.MAX_TEXT_CHARS."""
 
-    reasoning: int
+    reasoning: int  # 0: no private reasoning, the choice straight away
     speech: int
     message: int
     speech_acts: bool = False
@@ -26,9 +26,12 @@ class Bounds:
 
 # A 12-player game on 2 CPU cores is dominated by generated tokens: short answers.
 COMPACT = Bounds(reasoning=120, speech=280, message=120)
+# No private reasoning: on the embedded model it is about 40 of the ~50 tokens a vote
+# generates, and generation is half a game's time (docs/benchmarks.md).
+TERSE = Bounds(reasoning=0, speech=280, message=120)
 # Room for a strong API model to think and argue.
 FULL = Bounds(reasoning=1500, speech=1200, message=400)
-BUDGETS = {"compact": COMPACT, "full": FULL}
+BUDGETS = {"compact": COMPACT, "terse": TERSE, "full": FULL}
 # Schemas are classes keyed by the legal options, which vary from game to game: an unbounded
 # cache grew by ~0.26 MB per finished game in a long batch (docs/scale.md). A class costs
 # about 18 KB and 0.2 ms to build, so a bounded cache keeps both small.
@@ -46,9 +49,10 @@ def answer_schema(
     offered: tuple[str, ...] = (),
 ) -> type[AnswerBase]:
     """The schema of one decision: private reasoning first (so the model thinks before it
-    chooses), `choice` among `options`, plus the step's free text (a speech or a wolf
-    message) if it takes one; with `bounds.speech_acts`, a speech is an act among the
-    `offered` phrases (speech_acts.phrases) instead, and a wolf message a short reason."""
+    chooses; none if `bounds.reasoning` is 0), `choice` among `options`, plus the step's
+    free text (a speech or a wolf message) if it takes one; with `bounds.speech_acts`, a
+    speech is an act among the `offered` phrases (speech_acts.phrases) instead, and a wolf
+    message a short reason."""
     if not (text == "speech" and bounds.speech_acts):
         # Unused, so not part of the cache key: every vote with the same options shares
         # one class whoever is alive (a miss costs ~1 ms of CPU, a tenth of a call's).
@@ -64,19 +68,17 @@ def _answer_schema(
     offered: tuple[str, ...],
 ) -> type[AnswerBase]:
     acts = text == "speech" and bounds.speech_acts and bool(offered)
-    fields: dict[str, object] = {
-        "reasoning": (
+    # A structured speech's acts carry their own reasons (speech_acts.py).
+    reasoning = min(bounds.reasoning, ACTS_REASONING_CHARS) if acts else bounds.reasoning
+    fields: dict[str, object] = {}
+    if reasoning:
+        fields["reasoning"] = (
             str,
             Field(
-                # A structured speech's acts carry their own reasons (speech_acts.py).
-                max_length=min(bounds.reasoning, ACTS_REASONING_CHARS)
-                if acts
-                else bounds.reasoning,
-                description="Private thoughts; nobody else ever sees them.",
+                max_length=reasoning, description="Private thoughts; nobody else ever sees them."
             ),
-        ),
-        "choice": (Literal[options], Field(description="One of the legal choices.")),
-    }
+        )
+    fields["choice"] = (Literal[options], Field(description="One of the legal choices."))
     if acts:
         fields["acts"] = speech_field(offered)
     elif text == "speech":

@@ -36,23 +36,23 @@ def decision_instruction(
 # Where the step takes a text, the line says what it is: told nothing, the embedded model
 # often wrote an assistant's refusal where the grammar made it write a speech.
 ANSWER_LINES: dict[str | None, str] = {
-    None: "Answer with your private reasoning first, then your choice.",
-    "speech": (
-        "Answer with your private reasoning first, then your choice, then your speech: the "
-        "words your character says aloud to the table."
-    ),
+    None: "your choice.",
+    "speech": ("your choice, then your speech: the words your character says aloud to the table."),
     # A structured speech (speech_acts.py): the grammar offers the phrases; this says what
     # they are, with placeholders (a small model copies the seat ids it reads).
     "acts": (
-        "Answer with your private reasoning first, then your choice, then your speech as one "
-        "act: a phrase (accuse SEAT, vouch SEAT, claim ROLE, check SEAT wolf or good, saved "
-        "SEAT, defend, follow_sheriff, pass) and a few words of reason."
+        "your choice, then your speech as one act: a phrase (accuse SEAT, vouch SEAT, claim "
+        "ROLE, check SEAT wolf or good, saved SEAT, defend, follow_sheriff, pass) and a few "
+        "words of reason."
     ),
-    "message": (
-        "Answer with your private reasoning first, then your choice, then your message: what "
-        "you whisper to your fellow wolves."
-    ),
+    "message": "your choice, then your message: what you whisper to your fellow wolves.",
 }
+
+
+def answer_line(text: TextKind | None, acts: bool, reasoning: bool) -> str:
+    """What the answer holds, in the schema's order (prompts/answers.py)."""
+    first = "your private reasoning first, then " if reasoning else ""
+    return f"Answer with {first}{ANSWER_LINES['acts' if acts and text == 'speech' else text]}"
 
 
 def identity_line(view: SeatView) -> str:
@@ -69,16 +69,17 @@ def decision_tail(
     choices: str,
     text: TextKind | None = None,
     acts: bool = False,
+    reasoning: bool = True,
 ) -> str:
     """The end of a decision's message, new at every call: who the seat is, the facts it
     noted, its agent's notes (estimates, strategy, experiences), the question and the
     choices. The question comes last, after every other seat id the seat reads. `acts`: a
-    speech is answered in acts."""
+    speech is answered in acts; `reasoning`: the answer starts with private reasoning."""
     parts = [identity]
     if ledger:
         parts.append(f"Facts you noted:\n{ledger}")
     parts.extend(notes)
-    answer = ANSWER_LINES["acts" if acts and text == "speech" else text]
+    answer = answer_line(text, acts, reasoning)
     parts.append(f"{instruction}\n{choices}\n{answer}" if choices else instruction)
     return "\n\n".join(parts)
 

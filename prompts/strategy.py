@@ -32,13 +32,14 @@ def instruction(camp: str, day: int, moment: str) -> str:
 
 @cache
 def strategy_schema(reasoning_chars: int) -> type[BaseModel]:
-    fields: dict[str, Any] = {
-        "reasoning": (
+    """The strategy's answer: private reasoning first unless `reasoning_chars` is 0."""
+    fields: dict[str, Any] = {}
+    if reasoning_chars:
+        fields["reasoning"] = (
             str,
             Field(max_length=reasoning_chars, description="Why, from the criteria, in private."),
-        ),
-        "strategy": (Strategy, Field(description="'support' or 'attack'.")),
-    }
+        )
+    fields["strategy"] = (Strategy, Field(description="'support' or 'attack'."))
     return create_model("StrategyChoice", __config__=ConfigDict(extra="forbid"), **fields)
 
 

@@ -77,13 +77,14 @@ class _Strict(BaseModel):
 class Budget(_Strict):
     """Explicit answer bounds, in characters (the rules cap any text at MAX_TEXT_CHARS)."""
 
-    reasoning: TextChars
+    reasoning: Annotated[int, Field(ge=0, le=MAX_TEXT_CHARS)]  # 0: no private reasoning
     speech: TextChars
     message: TextChars
 
 
-# compact: short answers for CPU-bound local models; full: room for strong API models.
-BudgetChoice = Literal["compact", "full"] | Budget
+# compact: short answers for CPU-bound local models; terse: compact without the private
+# reasoning; full: room for strong API models.
+BudgetChoice = Literal["compact", "terse", "full"] | Budget
 
 
 class ModelConfig(_Strict):
@@ -100,8 +101,8 @@ class ModelConfig(_Strict):
     seed: int | None = None
     budget: BudgetChoice | None = Field(
         None,
-        description="Answer bounds: compact, full or numbers; default compact for "
-        "the local backend, full otherwise.",
+        description="Answer bounds: compact, terse (compact without private reasoning), "
+        "full or numbers; default compact for the local backend, full otherwise.",
     )
     speech: Literal["acts", "free"] | None = Field(
         None,

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 
-from autowerewolf.backends.config import ModelConfig
+from autowerewolf.backends.config import ModelConfig, PlayerModels
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.agents.choice import AgentChoice
@@ -45,8 +45,13 @@ class FreshPlayers(GameContext):
         return self.player_factory(view.seat, seating.kind_of(view.seat), seating, view)
 
 
-def builder(chat: BaseChatModel, experience: ExperiencePool | None = None) -> PlayerBuilder:
-    return PlayerBuilder(None, FakePool(chat), experience)
+def builder(
+    chat: BaseChatModel,
+    experience: ExperiencePool | None = None,
+    models: PlayerModels | None = None,
+) -> PlayerBuilder:
+    """`models`: the configs the seats' bounds come from (default: the embedded model's)."""
+    return PlayerBuilder(models, FakePool(chat), experience)
 
 
 def play(
@@ -56,6 +61,7 @@ def play(
     context: GameContext | None = None,
     experience: ExperiencePool | None = None,
     board: str = "12-A",
+    models: PlayerModels | None = None,
 ) -> dict:  # type: ignore[type-arg]
     graph = build_graph().compile()
     return graph.invoke(
@@ -64,7 +70,7 @@ def play(
             "seating": Seating(default="llm", agents=agents),
         },
         {"recursion_limit": RECURSION_LIMIT, "max_concurrency": 16},
-        context=context or GameContext(player_factory=builder(chat, experience)),
+        context=context or GameContext(player_factory=builder(chat, experience, models)),
     )
 
 

@@ -102,8 +102,10 @@ class LLMPlayer:
         after two invalid answers) and the prompt's question part (its tail), for the record.
         `notes` are the agent design's additions (estimates, strategy, experiences)."""
         system = self.system_prompt(view)
-        acts = self.bounds.speech_acts
-        prompt = prompt_messages(view, instruction, notes, choices, memory, text, system, acts)
+        acts, reasoning = self.bounds.speech_acts, self.bounds.reasoning > 0
+        prompt = prompt_messages(
+            view, instruction, notes, choices, memory, text, system, acts, reasoning
+        )
         messages: list[BaseMessage] = [SystemMessage(prompt.system), HumanMessage(prompt.user)]
         exchange = Exchange(prompt_chars=len(prompt.system) + len(prompt.user))
         started = time.perf_counter()

@@ -78,10 +78,12 @@ def prompt_messages(
     text: TextKind | None = None,
     system: str | None = None,
     acts: bool = False,
+    reasoning: bool = True,
 ) -> Prompt:
     """The system and user messages of one question; `notes` are an agent design's
     additions (estimates, strategy, experiences); `system` is the seat's system prompt if
-    the caller has it already; `acts`: a speech is answered in acts (speech_acts.py)."""
+    the caller has it already; `acts`: a speech is answered in acts (speech_acts.py);
+    `reasoning`: the answer starts with private reasoning (prompts/answers.py)."""
     memory = memory or remember(view)
     ledger = memory.ledger
     noted = ledger_text(
@@ -91,7 +93,9 @@ def prompt_messages(
         ledger.votes,
         memory.verbatim_day,
     )
-    tail = decision_tail(identity_line(view), noted, notes, instruction, choices, text, acts)
+    tail = decision_tail(
+        identity_line(view), noted, notes, instruction, choices, text, acts, reasoning
+    )
     user = decision_message(memory_text(memory.digest, memory.recent), tail)
     return Prompt(system=system or system_prompt(view), user=user, tail=tail)
 
