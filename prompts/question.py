@@ -2,6 +2,7 @@
 flags), the tail of a decision's message (identity, noted facts, notes, the question and the
 choices), the message itself, and the re-prompt after an invalid answer."""
 
+import re
 from collections.abc import Sequence
 
 from autowerewolf.prompts.table_rules import fragments
@@ -59,6 +60,10 @@ def identity_line(view: SeatView) -> str:
     """A reminder of who the seat is, at the start of every question. It names no seat id:
     a small model copies the seats it read last, and the question follows."""
     return f"(You are {view.name}, the {view.role.value}.)"
+
+
+# identity_line in a saved prompt: the seat's name and role.
+IDENTITY_LINE = re.compile(r"\(You are ([^,()\n]+), the ([a-z ]+)\.\)")
 
 
 def decision_tail(

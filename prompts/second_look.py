@@ -10,6 +10,7 @@ from importlib.resources import files
 
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.choices import Known, seat_against_own_side
+from autowerewolf.prompts.question import IDENTITY_LINE
 from autowerewolf.prompts.speech_acts import claims_another_role, contradiction
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.views import SeatView
@@ -64,9 +65,22 @@ def _template_runs() -> frozenset[tuple[str, ...]]:
 
 def copies_prompt(text: str, prompt: str = "") -> bool:
     """Whether a text repeats a run of COPY_RUN_WORDS words of `prompt` or of the fixed
-    prompt texts."""
+    prompt texts, or the seat's identity line of `prompt` (shorter, but said aloud it tells
+    the table the seat's role: a wolf's "You are Frankie, the werewolf." in a Day-1 speech)."""
     runs = _runs(text)
-    return bool(runs & _template_runs()) or bool(runs & _runs(prompt))
+    return (
+        bool(runs & _template_runs())
+        or bool(runs & _runs(prompt))
+        or _recites_identity(text, prompt)
+    )
+
+
+def _recites_identity(text: str, prompt: str) -> bool:
+    found = IDENTITY_LINE.search(prompt)
+    if found is None:
+        return False
+    name, role = (re.escape(part) for part in found.groups())
+    return re.search(rf"\byou are {name},? the {role}\b", text, re.IGNORECASE) is not None
 
 
 def out_of_character(text: str, prompt: str = "") -> bool:

@@ -16,7 +16,7 @@ from autowerewolf.graph.context import GameContext
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.seating import Seating
 from autowerewolf.prompts.answers import COMPACT, answer_schema
-from autowerewolf.prompts.question import ANSWER_LINES, decision_tail
+from autowerewolf.prompts.question import ANSWER_LINES, decision_tail, identity_line
 from autowerewolf.prompts.second_look import copies_prompt, out_of_character
 from autowerewolf.prompts.speech_acts import (
     claims_another_role,
@@ -29,8 +29,9 @@ from autowerewolf.prompts.speech_acts import (
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.steps import TextKind
-from autowerewolf.rules.views import SeatView
+from autowerewolf.rules.views import SeatView, seat_view
 from tests.fixed import SECRET
+from tests.rules.rules_helpers import Game
 
 ACTS = replace(COMPACT, speech_acts=True)
 SEATS = ("P01", "P02", "P05")
@@ -159,6 +160,20 @@ def test_a_speech_that_recites_its_prompt_is_out_of_character() -> None:
     # The fixed texts (rules, roles, questions) count without being passed.
     rule = "Werewolf is a party game of bluffing and deduction, and you play one player"
     assert out_of_character(f"Well. {rule} here.")
+
+
+def test_a_speech_that_recites_the_seats_identity_line_is_out_of_character() -> None:
+    # A wolf's Day-1 speech on the embedded model (seed 16, Nov 28): its question's first
+    # line, said aloud, tells the table its role.
+    g = Game()  # 12-A: P01-P04 are the wolves
+    view = seat_view(g.state, g.events, "P02", g.pending)
+    prompt = f"{identity_line(view)}\n\nDay 1: discuss."
+    said = f"I am the Witch, and I saved P12 from the wolves: You are {view.name}, the werewolf."
+    assert view.role.value == "werewolf"
+    assert copies_prompt(said, prompt) and out_of_character(said, prompt)
+    # Another seat's name, or the seat's name alone, is play.
+    assert not out_of_character("You are Dana, the werewolf.", prompt)
+    assert not out_of_character(f"I am {view.name} and I suspect P03.", prompt)
 
 
 def test_llm_seats_speaking_in_acts_play_a_game_with_rendered_speeches() -> None:
