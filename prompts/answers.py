@@ -26,7 +26,7 @@ class Bounds:
 
 # A 12-player game on 2 CPU cores is dominated by generated tokens: short answers.
 COMPACT = Bounds(reasoning=120, speech=280, message=120)
-# No private reasoning: on the embedded model it is about 40 of the ~50 tokens a vote
+# No private reasoning: on the embedded model it is about 35 of the 53 tokens a vote
 # generates, and generation is half a game's time (docs/benchmarks.md).
 TERSE = Bounds(reasoning=0, speech=280, message=120)
 # Room for a strong API model to think and argue.
