@@ -12,12 +12,11 @@ a slot per seat, prompt cache on) and plays seeded games, every seat `llm` with 
 `plain` agent design and the default `compact` answer budget (`--budget terse`: no private
 reasoning; give it a label of its own), into one database per model (`OUT/LABEL.db`).
 Seeds are interleaved across the models (seed 1 on every model, then seed 2...), so that a
-run cut short leaves
-every model with as many games; running it again continues where it stopped. Each game's
-wall time, the machine's load average and the server's own work (from its log: prompt
-tokens it computed and the seconds it spent on them, tokens it generated and their seconds;
-the slots work at once in a simultaneous decision, so these seconds overlap) are appended
-to `OUT/LABEL.jsonl`.
+run cut short leaves every model with as many games; running it again continues where it
+stopped. Each game's wall time, the machine's load average and the server's own work (from
+its log: prompt tokens it computed and the seconds it spent on them, tokens it generated
+and their seconds; the slots work at once in a simultaneous decision, so these seconds
+overlap) are appended to `OUT/LABEL.jsonl`.
 
 `table` reads the databases read-only (of one or several `--out` directories, added up
 by model) and prints, per model, one Markdown row per measure: the blunder rates of
@@ -67,6 +66,7 @@ from autowerewolf.players.factory import (
 )
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
+from autowerewolf.prompts.answers import BUDGETS
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.decisions import Option
 from autowerewolf.runner import GameRecord, Games
@@ -342,7 +342,7 @@ def main() -> None:
     parser.add_argument("--seed-start", type=int, default=1)
     parser.add_argument(
         "--budget",
-        choices=("compact", "terse"),
+        choices=tuple(BUDGETS),
         default="compact",
         help="play: the answer budget (compact, the default's; terse: no private reasoning)",
     )

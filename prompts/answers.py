@@ -42,6 +42,14 @@ class AnswerBase(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def reasoning_field(chars: int, description: str) -> dict[str, object]:
+    """An answer's private reasoning, to put first in its fields (so the model thinks before
+    it chooses); no field at all if `chars` is 0 (the `terse` budget)."""
+    if not chars:
+        return {}
+    return {"reasoning": (str, Field(max_length=chars, description=description))}
+
+
 def answer_schema(
     text: TextKind | None,
     options: tuple[str, ...],
@@ -70,15 +78,10 @@ def _answer_schema(
     acts = text == "speech" and bounds.speech_acts and bool(offered)
     # A structured speech's acts carry their own reasons (speech_acts.py).
     reasoning = min(bounds.reasoning, ACTS_REASONING_CHARS) if acts else bounds.reasoning
-    fields: dict[str, object] = {}
-    if reasoning:
-        fields["reasoning"] = (
-            str,
-            Field(
-                max_length=reasoning, description="Private thoughts; nobody else ever sees them."
-            ),
-        )
-    fields["choice"] = (Literal[options], Field(description="One of the legal choices."))
+    fields: dict[str, object] = {
+        **reasoning_field(reasoning, "Private thoughts; nobody else ever sees them."),
+        "choice": (Literal[options], Field(description="One of the legal choices.")),
+    }
     if acts:
         fields["acts"] = speech_field(offered)
     elif text == "speech":

@@ -38,7 +38,7 @@ def decision_instruction(
 # often wrote an assistant's refusal where the grammar made it write a speech.
 ANSWER_LINES: dict[str | None, str] = {
     None: "your choice.",
-    "speech": ("your choice, then your speech: the words your character says aloud to the table."),
+    "speech": "your choice, then your speech: the words your character says aloud to the table.",
     # A structured speech (speech_acts.py): the grammar offers the phrases; this says what
     # they are, with placeholders (a small model copies the seat ids it reads).
     "acts": (
@@ -56,14 +56,19 @@ def answer_line(text: TextKind | None, acts: bool, reasoning: bool) -> str:
     return f"Answer with {first}{ANSWER_LINES['acts' if acts and text == 'speech' else text]}"
 
 
+_IDENTITY = "(You are {name}, the {role}.)"
+# identity_line in a saved prompt: the seat's name and role.
+IDENTITY_LINE = re.compile(
+    re.escape(_IDENTITY)
+    .replace(re.escape("{name}"), r"([^,()\n]+)")
+    .replace(re.escape("{role}"), r"([a-z ]+)")
+)
+
+
 def identity_line(view: SeatView) -> str:
     """A reminder of who the seat is, at the start of every question. It names no seat id:
     a small model copies the seats it read last, and the question follows."""
-    return f"(You are {view.name}, the {view.role.value}.)"
-
-
-# identity_line in a saved prompt: the seat's name and role.
-IDENTITY_LINE = re.compile(r"\(You are ([^,()\n]+), the ([a-z ]+)\.\)")
+    return _IDENTITY.format(name=view.name, role=view.role.value)
 
 
 def decision_tail(

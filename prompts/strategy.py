@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from autowerewolf.prompts.answers import reasoning_field
 from autowerewolf.prompts.texts import read_yaml
 
 STRATEGY = "strategy"  # the step name of a strategy note
@@ -33,13 +34,10 @@ def instruction(camp: str, day: int, moment: str) -> str:
 @cache
 def strategy_schema(reasoning_chars: int) -> type[BaseModel]:
     """The strategy's answer: private reasoning first unless `reasoning_chars` is 0."""
-    fields: dict[str, Any] = {}
-    if reasoning_chars:
-        fields["reasoning"] = (
-            str,
-            Field(max_length=reasoning_chars, description="Why, from the criteria, in private."),
-        )
-    fields["strategy"] = (Strategy, Field(description="'support' or 'attack'."))
+    fields: dict[str, Any] = {
+        **reasoning_field(reasoning_chars, "Why, from the criteria, in private."),
+        "strategy": (Strategy, Field(description="'support' or 'attack'.")),
+    }
     return create_model("StrategyChoice", __config__=ConfigDict(extra="forbid"), **fields)
 
 
