@@ -21,7 +21,7 @@ summary: the kinds of choice then and now (a poison or a shot by the target's tr
 import argparse
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -31,10 +31,11 @@ from autowerewolf.players.base import DecisionRequest
 from autowerewolf.players.factory import DEFAULT_MODELS, ModelPool
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.prompts.second_look import out_of_character
+from autowerewolf.rules.decisions import PendingDecision
 from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import SeatView
-from autowerewolf.runner import Games
+from autowerewolf.runner import GameRecord, Games
 
 KINDS = ("explode", "poison", "shot", "refusal")
 
@@ -55,41 +56,50 @@ class Saved(NamedTuple):
     wolves: frozenset[str]  # the game's true wolves, to summarise a poison or a shot
 
 
-def saved_requests(db: Path, kind: str) -> Iterator[Saved]:
-    """Each wanted decision of the finished games, with the choice the game recorded."""
+def waiting_checkpoints(
+    db: Path,
+) -> Generator[tuple[GameRecord, int, Table, PendingDecision]]:
+    """Each checkpoint of the finished games of `db` (read-only) that waits for a decision,
+    oldest first: the game as it finished, the checkpoint's index in the game's history,
+    the table there and its decision."""
     games = Games(db, readonly=True)
     try:
         for game_id in games.ids():
             record = games.peek(game_id)
             if record is None or record.status != "finished":
                 continue
-            choices = {
-                (r.key, r.seat): (r.option, r.text)
-                for r in record.records
-                if r.purpose == "decision"
-            }
-            asked: set[tuple[int, str]] = set()
-            for snapshot in games.history(game_id):
+            for n, snapshot in enumerate(games.history(game_id)):
                 values = snapshot.values
-                state = values["game"]
-                pending = pending_decision(state)
-                if pending is None:
-                    continue
-                table = Table(
-                    game_id, state, values["events"], values["records"], values["seating"]
-                )
-                for seat, options in pending.options.items():
-                    if (state.ply, seat) in asked or not wanted(kind, pending.step, options):
-                        continue
-                    asked.add((state.ply, seat))
-                    request = table.request(seat, pending)
-                    choice, text = choices.get((request.key, seat), ("?", ""))
-                    if kind == "refusal" and not out_of_character(text):
-                        continue
-                    wolves = frozenset(s.id for s in state.seats if s.is_wolf)
-                    yield Saved(game_id, request, choice, text, wolves)
+                pending = pending_decision(values["game"])
+                if pending is not None:
+                    table = Table(
+                        game_id, values["game"], values["events"], values["records"],
+                        values["seating"],
+                    )  # fmt: skip
+                    yield record, n, table, pending
     finally:
         games.close()
+
+
+def saved_requests(db: Path, kind: str) -> Iterator[Saved]:
+    """Each wanted decision of the finished games, with the choice the game recorded."""
+    asked: set[tuple[str, int, str]] = set()
+    for record, _, table, pending in waiting_checkpoints(db):
+        choices = {
+            (r.key, r.seat): (r.option, r.text) for r in record.records if r.purpose == "decision"
+        }
+        state = table.game
+        for seat, options in pending.options.items():
+            asked_at = (record.game_id, state.ply, seat)
+            if asked_at in asked or not wanted(kind, pending.step, options):
+                continue
+            asked.add(asked_at)
+            request = table.request(seat, pending)
+            choice, text = choices.get((request.key, seat), ("?", ""))
+            if kind == "refusal" and not out_of_character(text):
+                continue
+            wolves = frozenset(s.id for s in state.seats if s.is_wolf)
+            yield Saved(record.game_id, request, choice, text, wolves)
 
 
 def kind_of(kind: str, choice: str, text: str, view: SeatView, wolves: frozenset[str]) -> str:

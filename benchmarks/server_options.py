@@ -17,43 +17,31 @@ ratio.
 
 import argparse
 import shlex
+import sys
 import time
+from contextlib import closing
+from itertools import islice
 from pathlib import Path
 
 from autowerewolf.backends.local_server import LocalServer, ensure_local_model
-from autowerewolf.nodes.ask import Table
 from autowerewolf.players.base import DecisionRequest
 from autowerewolf.players.factory import DEFAULT_MODELS, ModelPool
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.prompts.answers import BUDGETS
-from autowerewolf.rules.engine import pending_decision
-from autowerewolf.runner import Games
+
+# Run as a script, the repository root is not on the path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.decision_replay import waiting_checkpoints
 
 
 def saved_requests(db: Path, every: int, limit: int) -> list[DecisionRequest]:
-    """Every `every`-th checkpoint's first asked seat, over the finished games of `db`, up
-    to `limit` of them."""
-    games = Games(db, readonly=True)
-    found: list[DecisionRequest] = []
-    try:
-        for game_id in games.ids():
-            record = games.peek(game_id)
-            if record is None or record.status != "finished":
-                continue
-            for n, snapshot in enumerate(games.history(game_id)):
-                values = snapshot.values
-                pending = pending_decision(values["game"])
-                if pending is None or n % every:
-                    continue
-                table = Table(
-                    game_id, values["game"], values["events"], values["records"], values["seating"]
-                )
-                found.append(table.request(sorted(pending.options)[0], pending))
-                if len(found) == limit:
-                    return found
-    finally:
-        games.close()
-    return found
+    """The first asked seat of every `every`-th checkpoint of each finished game of `db`
+    that waits for a decision, up to `limit` of them."""
+    with closing(waiting_checkpoints(db)) as waiting:
+        chosen = ((table, pending) for _, n, table, pending in waiting if n % every == 0)
+        return [
+            table.request(min(pending.options), pending) for table, pending in islice(chosen, limit)
+        ]
 
 
 def measure(
