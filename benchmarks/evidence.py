@@ -12,13 +12,16 @@ if every wolf were exposed, and each signal is judged by the true roles:
 - vouched for a wolf ("I trust / vouch for / believe Pxx" of a wolf): is the speaker a wolf?
 - reported as a wolf by one seat, by two or more (a seat's own report of a check,
   `NAMED_WOLF`): is the named seat a wolf?
+- claimed a power role it does not hold (`CLAIM`, once per seat and role): is the
+  claimant a wolf? The role's holder knows the claim is a lie (`claims_your_role`).
 
 One Markdown row per signal: wolves/n (rate) with its 95% interval over games (a cluster
 bootstrap of whole games, widened to the Wilson interval where that is wider), the games in
 which the signal was seen, and the chance level: the share of wolves among the seats the
 signal could have named (3 of 11 beside a wolf on the 12-player board, 4 of 12 for a
-report). A seat killed on a signal of rate r is good 1 - r of the time, so a Witch whose
-poisons may hit a good player at most 25% of the time can act only on signals of 75% or more.
+report, 4 of 11 for a claim: any seat but the role's holder). A seat killed on a signal of
+rate r is good 1 - r of the time, so a Witch whose poisons may hit a good player at most 25%
+of the time can act only on signals of 75% or more.
 """
 
 import argparse
@@ -38,8 +41,9 @@ from autowerewolf.evaluation.bootstrap import (
 )
 from autowerewolf.evaluation.report.cells import counted
 from autowerewolf.evaluation.saved import finished_games
-from autowerewolf.players.llm.memory import ALLY_DAYS, FactsLedger
+from autowerewolf.players.llm.memory import ALLY_DAYS, CLAIM, FactsLedger
 from autowerewolf.rules.events import EventKind
+from autowerewolf.rules.roles import GODS
 from autowerewolf.rules.views import public_events
 from autowerewolf.runner import GameRecord
 
@@ -47,6 +51,8 @@ RESAMPLES = 2000  # bootstrap resamples of the games, drawn from seed 0: the sam
 VOUCHED = re.compile(r"\bI (?:trust|vouch for|believe) (P\d{2})\b", re.I)
 BESIDE_A_WOLF = "beside a wolf"  # chance: another seat than a given wolf is a wolf
 ANY_SEAT = "any seat"  # chance: a seat is a wolf
+BUT_THE_HOLDER = "any seat but a role's holder"  # chance: a seat other than one is a wolf
+FALSE_CLAIM = "claimed a power role it does not hold"
 
 
 def _voted_with(days: int) -> str:
@@ -64,6 +70,7 @@ SIGNALS: tuple[tuple[str, str], ...] = (
     ("vouched for a wolf", BESIDE_A_WOLF),
     (_reported(1), ANY_SEAT),
     (_reported(2), ANY_SEAT),
+    (FALSE_CLAIM, BUT_THE_HOLDER),
 )
 
 
@@ -97,10 +104,23 @@ def game_values(record: GameRecord) -> Values:
         judge("vouched for a wolf", speaker)
     for named, reporters in ledger.named_wolves.items():
         judge(_reported(len(reporters)), named)
+    roles = {seat.id: seat.role.value for seat in record.game.seats}
+    powers = {role.value for role in GODS} & set(roles.values())
+    false_claims = {
+        (event.actor, claimed)
+        for event in events
+        if event.kind is EventKind.SPEECH and event.actor and event.text
+        for claimed in (match.lower() for match in CLAIM.findall(event.text))
+        if claimed in powers and roles[event.actor] != claimed
+    }
+    for speaker, _ in sorted(false_claims):
+        judge(FALSE_CLAIM, speaker)
     bump(values, (BESIDE_A_WOLF, "wolves"), len(wolves) * (len(wolves) - 1))
     bump(values, (BESIDE_A_WOLF, "n"), len(wolves) * (len(seats) - 1))
     bump(values, (ANY_SEAT, "wolves"), len(wolves))
     bump(values, (ANY_SEAT, "n"), len(seats))
+    bump(values, (BUT_THE_HOLDER, "wolves"), len(wolves))
+    bump(values, (BUT_THE_HOLDER, "n"), len(seats) - 1)
     return values
 
 

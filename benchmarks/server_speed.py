@@ -5,6 +5,8 @@ times on the server as the local backend starts it (backends/local_server.py).
     flock /tmp/autowerewolf-model.lock python benchmarks/server_speed.py --rounds 3
     flock /tmp/autowerewolf-model.lock python benchmarks/server_speed.py \\
         --binary /path/to/llama-server   # another build of the server, same flags
+    flock /tmp/autowerewolf-model.lock python benchmarks/server_speed.py \\
+        --model /path/to/model.gguf      # another GGUF (another quantization), same flags
 
 Prints each round's prompt and generation tokens per second as the server itself times
 them, then their medians. A game's time is about its prompt tokens computed over the first
@@ -32,10 +34,11 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--binary", type=Path, help="a llama-server other than the extra's")
+    parser.add_argument("--model", type=Path, help="a GGUF other than the embedded model")
     args = parser.parse_args()
     prompt_speeds, generation_speeds = [], []
     with (
-        LocalServer(binary=args.binary) as server,
+        LocalServer(binary=args.binary, model_path=args.model) as server,
         httpx.Client(base_url=server.root_url, timeout=900) as client,
     ):
         for round_ in range(args.rounds):

@@ -14,6 +14,7 @@ from autowerewolf.prompts.choices import Known, choices_text, option_labels
 from autowerewolf.prompts.question import ANSWER_LINES
 from autowerewolf.prompts.second_look import against_own_side
 from autowerewolf.rules.decisions import Action
+from autowerewolf.rules.roles import Role
 from autowerewolf.rules.views import SeatView, seat_view
 from tests.agents.helpers import play
 from tests.fakes.chat import FakeChatModel
@@ -155,6 +156,21 @@ def test_one_report_of_a_wolf_is_labelled_but_two_list_him_among_the_poison_targ
     two = choices_text(view, "witch_poison", known)
     assert OPTION_SEAT.findall(two) == ["P03"], two
     assert "P03 (" in two and "reported checks that found them a wolf" in two
+
+
+def test_a_seat_claiming_the_witchs_own_role_is_listed_as_a_liar() -> None:
+    """Each power role is dealt once (RULES.md: the 12-A board), so another seat's claim of
+    the Witch's role is a lie only she can see: evidence for her poison. Another role's
+    claim is not, and the tag is hers alone: to a villager, it is just a claim."""
+    view, known = _witch_at_night_two(P03="I am the Witch: trust me.", P07="I am the Guard.")
+    assert known.claims == {"P03": "witch", "P07": "guard"}
+    choices = choices_text(view, "witch_poison", known)
+    assert OPTION_SEAT.findall(choices) == ["P03"], choices
+    assert "claims witch, your own role: a lie" in choices
+    assert "claims guard" in option_labels(view, known)["P07"]
+    assert "a lie" not in option_labels(view, known)["P07"]
+    villager = view.model_copy(update={"seat": "P05", "role": Role.VILLAGER})
+    assert option_labels(villager, known)["P03"].endswith("claims witch")
 
 
 def test_the_answer_line_says_what_text_the_step_takes(adaptive_game: Played) -> None:

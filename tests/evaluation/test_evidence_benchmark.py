@@ -79,6 +79,27 @@ def test_vouching_and_reports_are_judged_by_who_spoke_and_who_was_named(tmp_path
     assert ("reported as a wolf by one seat", "wolves") not in values  # the bluff named a good seat
 
 
+def test_a_false_claim_of_a_power_role_is_judged_by_the_claimant(tmp_path: Path) -> None:
+    record = _play(tmp_path / "g.db", 4)
+    roles = {s.id: s.role.value for s in record.game.seats}
+    witch = next(seat for seat, role in roles.items() if role == "witch")
+    wolf = next(seat for seat, role in roles.items() if role == "werewolf")
+    villager = next(seat for seat, role in roles.items() if role == "villager")
+    said = [
+        _said(witch, "I am the Witch, and I saved P05."),  # true: no signal
+        _said(wolf, "I am the Witch: trust me."),
+        _said(wolf, "I'm the witch, I said so."),  # the same claim again: counted once
+        _said(villager, "I am the Seer, and my check found P05 good."),
+        _said(villager, "I am a villager."),  # not a power role
+    ]
+    values = game_values(replace(record, events=[*record.events, *said]))
+    assert values[("claimed a power role it does not hold", "n")] == 2
+    assert values[("claimed a power role it does not hold", "wolves")] == 1
+    # chance: any seat but the role's holder is a wolf, 4 of 11
+    base = "any seat but a role's holder"
+    assert values[(base, "wolves")] / values[(base, "n")] == 4 / 11
+
+
 def test_the_table_adds_up_databases_with_intervals_and_chance(tmp_path: Path) -> None:
     _play(tmp_path / "a.db", 4), _play(tmp_path / "b.db", 5)
     lines = table([tmp_path])  # a folder: every *.db in it
