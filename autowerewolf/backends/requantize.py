@@ -52,15 +52,13 @@ def requantize(source: Path, dest: Path) -> None:
         if field.name == gguf.Keys.General.FILE_TYPE:
             value = MOSTLY_Q4_0
         writer.add_key_value(field.name, value, value_type, sub_type=sub_type)
-    tensors: list[tuple[str, np.ndarray, gguf.GGMLQuantizationType]] = []
     for tensor in reader.tensors:
-        data, kind = tensor.data, tensor.tensor_type
+        data: np.ndarray = tensor.data
+        kind = tensor.tensor_type
         if kind in quantized and len(tensor.shape) == 2 and tensor.name not in KEPT_TENSORS:
             data = quantize(dequantize(data, kind), gguf.GGMLQuantizationType.Q4_0)
             kind = gguf.GGMLQuantizationType.Q4_0
-        tensors.append((tensor.name, data, kind))
-    for name, data, kind in tensors:
-        writer.add_tensor(name, data, raw_dtype=kind)
+        writer.add_tensor(tensor.name, data, raw_dtype=kind)
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
