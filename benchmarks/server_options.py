@@ -23,7 +23,8 @@ from contextlib import closing
 from itertools import islice
 from pathlib import Path
 
-from autowerewolf.backends.local_server import LocalServer, ensure_local_model
+from autowerewolf.backends.local_server import LocalServer
+from autowerewolf.backends.model_file import ensure_local_model
 from autowerewolf.players.base import DecisionRequest
 from autowerewolf.players.factory import DEFAULT_MODELS, ModelPool
 from autowerewolf.players.llm.player import LLMPlayer

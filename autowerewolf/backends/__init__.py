@@ -8,7 +8,8 @@ from autowerewolf.backends.config import (
     parse_player_models,
 )
 from autowerewolf.backends.factory import check_api_keys, make_chat_model
-from autowerewolf.backends.local_server import LocalBackendError, LocalServer, OllamaProxy
+from autowerewolf.backends.local_extra import LocalBackendError
+from autowerewolf.backends.local_server import LocalServer, OllamaProxy
 from autowerewolf.backends.usage import Usage, usage_from_message
 
 __all__ = [

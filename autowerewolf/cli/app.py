@@ -15,7 +15,7 @@ from rich.markup import escape
 
 from autowerewolf.backends._process import ServerStartError
 from autowerewolf.backends.config import PlayerModels
-from autowerewolf.backends.local_server import LocalBackendError
+from autowerewolf.backends.local_extra import LocalBackendError
 from autowerewolf.backends.redact import redact_secrets
 from autowerewolf.cli.logs import command_log, log_internal_error
 from autowerewolf.errors import USER_ERRORS as PROJECT_ERRORS

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-from autowerewolf.backends.local_server import LocalBackendError
+from autowerewolf.backends.local_extra import LocalBackendError
 from autowerewolf.errors import USER_ERRORS, one_line
 from autowerewolf.rules.state import GameState
 from autowerewolf.web.access import audience_for, claims_of, require_game

@@ -13,7 +13,8 @@ from autowerewolf.backends.factory import (
     check_api_keys,
     make_chat_model,
 )
-from autowerewolf.backends.local_server import LocalBackendError, LocalServer
+from autowerewolf.backends.local_extra import LocalBackendError
+from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.errors import SettingsError
 
 API = ModelConfig(

