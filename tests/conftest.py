@@ -10,8 +10,9 @@ import pytest
 from autowerewolf.runner import Games
 from tests.graph.graph_helpers import new_games
 
-# Under CI=true a skipped test fails unless its reason is allowed (tests/skip_policy.py).
-pytest_plugins = ["tests.skip_policy"]
+# Under CI=true a skipped test fails unless its reason is allowed (tests/skip_policy.py);
+# every test has a time limit (tests/time_limits.py).
+pytest_plugins = ["tests.skip_policy", "tests.time_limits"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
