@@ -65,11 +65,8 @@ def _mark_verified(dest: Path, sha256: str) -> None:
 
 
 def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
     with path.open("rb") as f:
-        while chunk := f.read(8 * 1024 * 1024):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def _reusable(dest: Path, sha256: str) -> bool:
