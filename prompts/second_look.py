@@ -42,10 +42,12 @@ def reconsider_note(reason: str) -> str:
 # A small model sometimes answers the game as an assistant would ("I'm sorry, but I can't
 # assist with that request"): seen in 34 of 139 speeches of the embedded model's 8-arena
 # games. Only an apology or an assistant's disclaimer counts: "I can't trust P05" is play;
-# "I can't answer this question" (its wolves' whispers in one game) is not.
+# "I can't answer this question" (its wolves' whispers in one game) and "I cannot proceed
+# with this game" (a wolf's whisper of seed 25 on the served model) are not.
 _OUT_OF_CHARACTER = re.compile(
     r"^\W*(?:\w+,\s*)?(?:I'?m sorry|I am sorry|sorry,|as an AI\b|as a language model\b)"
-    r"|\bI (?:can(?:'|no)t|cannot|am unable to|'m unable to) (?:assist|help|answer)\b(?! but)"
+    r"|\bI (?:can(?:'|no)t|cannot|am unable to|'m unable to) "
+    r"(?:assist|help|answer|(?:proceed|continue) with (?:this|the) game)\b(?! but)"
     r"|\bI don'?t have the ability\b",
     re.IGNORECASE,
 )

@@ -222,6 +222,9 @@ def test_a_whisper_that_refuses_to_answer_is_out_of_character() -> None:
     # A wolf's whisper of the embedded model's game: a refusal, not play.
     assert out_of_character("I can't answer this question because I'm not the wolf channel")
     assert not out_of_character("I can't trust P05 after that vote.")
+    # Seed 25 on the served model, Night 1: stepping out of the game, not play.
+    assert out_of_character("I cannot proceed with this game as I do not currently have")
+    assert not out_of_character("I cannot continue to trust P05.")
 
 
 def test_a_reason_cut_at_its_cap_ends_whole() -> None:
