@@ -28,7 +28,7 @@ MOSTLY_Q4_0 = 2
 def requantize(source: Path, dest: Path) -> None:
     """Write `source` to `dest` with every 2-D quantized weight except `KEPT_TENSORS` as
     Q4_0; metadata and every other tensor are copied as they are."""
-    import gguf  # the `local` extra's; local_server checks it is there before calling
+    import gguf  # the `local` extra's; model_file.derive_model checks it is there first
     from gguf.quants import dequantize, quantize
 
     quantized = {
