@@ -9,8 +9,9 @@ fallbacks and seconds per game.
 
 `play` serves each model with the project's llama.cpp server (as the local backend runs it:
 a slot per seat, prompt cache on) and plays seeded games, every seat `llm` with the
-`plain` agent design and the default `compact` answer budget (`--budget terse`: no private
-reasoning; give it a label of its own), into one database per model (`OUT/LABEL.db`).
+`plain` agent design and the local default `focused` answer budget (`--budget compact`:
+private reasoning before every answer, as before Nov 29; `terse`: none; give each a label
+of its own), into one database per model (`OUT/LABEL.db`).
 Seeds are interleaved across the models (seed 1 on every model, then seed 2...), so that a
 run cut short leaves every model with as many games; running it again continues where it
 stopped. Each game's wall time, the machine's load average and the server's own work (from
@@ -343,8 +344,9 @@ def main() -> None:
     parser.add_argument(
         "--budget",
         choices=tuple(BUDGETS),
-        default="compact",
-        help="play: the answer budget (compact, the default's; terse: no private reasoning)",
+        default="focused",
+        help="play: the answer budget (focused, the local default's; compact: reasoning "
+        "before every answer; terse: none)",
     )
     parser.add_argument(
         "--out",

@@ -2,7 +2,7 @@
 so a grammar-constrained server can only produce a legal, parseable answer. The model reads
 the field descriptions, so they live here with the other prompts."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
@@ -22,6 +22,15 @@ class Bounds:
     speech: int
     message: int
     speech_acts: bool = False
+    # The decisions (prompt keys) that start with private reasoning; None: every one.
+    reasoning_on: frozenset[str] | None = None
+
+    def for_decision(self, key: str) -> "Bounds":
+        """The bounds of one decision: no private reasoning where `reasoning_on` leaves
+        it out."""
+        if self.reasoning_on is None or key in self.reasoning_on:
+            return self
+        return replace(self, reasoning=0)
 
 
 # A 12-player game on 2 CPU cores is dominated by generated tokens: short answers.
@@ -29,9 +38,19 @@ COMPACT = Bounds(reasoning=120, speech=280, message=120)
 # No private reasoning: on the embedded model it is about 35 of the 53 tokens a vote
 # generates, and generation is half a game's time (docs/benchmarks.md).
 TERSE = Bounds(reasoning=0, speech=280, message=120)
+# The rare choices that cannot be taken back and that no vote corrects: a kill, a check, a
+# potion, a guard, a shot, the badge.
+POWER_DECISIONS = frozenset(
+    {"wolves", "seer", "witch_cure", "witch_poison", "guard", "hunter_shot", "badge"}
+)
+# Private reasoning only before those; every other answer (votes, the election, speeches,
+# whose acts carry their own reasons) chooses straight away. The embedded model's reasoning
+# before a vote was rarely reasoning ("The werewolves should always defend their own
+# village"), and `terse` kept the blunder goals without any (docs/benchmarks.md).
+FOCUSED = replace(COMPACT, reasoning_on=POWER_DECISIONS)
 # Room for a strong API model to think and argue.
 FULL = Bounds(reasoning=1500, speech=1200, message=400)
-BUDGETS = {"compact": COMPACT, "terse": TERSE, "full": FULL}
+BUDGETS = {"compact": COMPACT, "focused": FOCUSED, "terse": TERSE, "full": FULL}
 # Schemas are classes keyed by the legal options, which vary from game to game: an unbounded
 # cache grew by ~0.26 MB per finished game in a long batch (docs/scale.md). A class costs
 # about 18 KB and 0.2 ms to build, so a bounded cache keeps both small.

@@ -130,6 +130,7 @@ def contradiction_note(reason: str) -> str:
 class SecondLook:
     reason: str  # recorded: "reconsidered <choice> (<reason>)"
     note: str  # what the seat reads before it answers again
+    options: tuple[str, ...] = ()  # the choices it may answer again; (): the same as before
 
 
 def second_look(
@@ -146,7 +147,13 @@ def second_look(
     knows."""
     against = against_own_side(view, known, step, option)
     if against is not None:
-        return SecondLook(against, reconsider_note(against))
+        # Asked again among all the options, the embedded model's wolves moved from one
+        # teammate to another in 3 of 4 Night-1 second looks (seeds 24-28): the first answer
+        # stays, the other choices against the seat's side go.
+        options = tuple(
+            o for o in view.options if o == option or against_own_side(view, known, step, o) is None
+        )
+        return SecondLook(against, reconsider_note(against), options)
     if text and out_of_character(text, prompt):
         return SecondLook("a speech out of character", in_character_note())
     wrong = contradiction(acts, view.role, dict(known.checks), sorted(known.saved))

@@ -82,9 +82,10 @@ class Budget(_Strict):
     message: TextChars
 
 
-# compact: short answers for CPU-bound local models; terse: compact without the private
-# reasoning; full: room for strong API models.
-BudgetChoice = Literal["compact", "terse", "full"] | Budget
+# compact: short answers for CPU-bound local models; focused: compact with private reasoning
+# only before a night power, a shot or the badge; terse: compact without private reasoning;
+# full: room for strong API models.
+BudgetChoice = Literal["compact", "focused", "terse", "full"] | Budget
 
 
 class ModelConfig(_Strict):
@@ -101,8 +102,9 @@ class ModelConfig(_Strict):
     seed: int | None = None
     budget: BudgetChoice | None = Field(
         None,
-        description="Answer bounds: compact, terse (compact without private reasoning), "
-        "full or numbers; default compact for the local backend, full otherwise.",
+        description="Answer bounds: compact, focused (compact with private reasoning only "
+        "before a night power, a shot or the badge), terse (compact without private "
+        "reasoning), full or numbers; default focused for the local backend, full otherwise.",
     )
     speech: Literal["acts", "free"] | None = Field(
         None,
@@ -115,7 +117,7 @@ class ModelConfig(_Strict):
         acts = (self.speech or ("acts" if self.backend == "local" else "free")) == "acts"
         if isinstance(self.budget, Budget):
             return Bounds(self.budget.reasoning, self.budget.speech, self.budget.message, acts)
-        chosen = BUDGETS[self.budget or ("compact" if self.backend == "local" else "full")]
+        chosen = BUDGETS[self.budget or ("focused" if self.backend == "local" else "full")]
         return replace(chosen, speech_acts=acts)
 
     def answer_tokens(self) -> int:

@@ -14,7 +14,7 @@ from autowerewolf.errors import SettingsError
 from autowerewolf.players.agents.choice import AgentChoice, UnknownAgent, check_agent
 from autowerewolf.players.agents.registry import Labelled, build_agent, check_agents
 from autowerewolf.players.seating import Seating
-from autowerewolf.prompts.answers import COMPACT, FULL, answer_schema
+from autowerewolf.prompts.answers import COMPACT, FOCUSED, FULL, answer_schema
 from tests.agents.helpers import PLUGIN
 from tests.fakes.chat import FakeChatModel
 
@@ -71,13 +71,13 @@ def test_a_missing_plugin_fails_before_the_game() -> None:
         check_agents(AgentChoice(default="python:no_such_package.mod:Agent"))
 
 
-def test_budgets_compact_for_the_local_model_full_for_api_models() -> None:
+def test_budgets_focused_for_the_local_model_full_for_api_models() -> None:
     local = ModelConfig(backend="local", model="m")
     api = ModelConfig(backend="api", model="m", base_url="http://127.0.0.1:1/v1")
     # The embedded model speaks in structured acts by default; API models speak freely.
-    assert local.bounds() == replace(COMPACT, speech_acts=True) and api.bounds() == FULL
+    assert local.bounds() == replace(FOCUSED, speech_acts=True) and api.bounds() == FULL
     assert api.model_copy(update={"budget": "compact"}).bounds() == COMPACT
-    assert local.model_copy(update={"speech": "free"}).bounds() == COMPACT
+    assert local.model_copy(update={"speech": "free"}).bounds() == FOCUSED
     models = parse_player_models(
         {
             "default": {"backend": "local", "model": "m"},

@@ -182,4 +182,5 @@ def test_the_answer_line_says_what_text_the_step_takes(adaptive_game: Played) ->
     # A speech in acts (the embedded model's default) is told the acts' phrases.
     told = (ANSWER_LINES["speech"], ANSWER_LINES["acts"])
     assert all(p.endswith(told) for p in speeches)
-    assert all(p.endswith("then your choice.") for p in ballots)
+    # The local default (`focused`) asks a ballot for no private reasoning.
+    assert all(p.endswith("\nAnswer with your choice.") for p in ballots)

@@ -58,6 +58,27 @@ def test_a_wolf_naming_a_fellow_wolf_is_asked_again_and_the_second_answer_stands
     assert record.raw is not None and record.raw.count("---") == 1  # both answers kept
 
 
+def test_the_second_look_offers_the_first_answer_and_no_other_choice_against_the_side() -> None:
+    # A second look among all the options moved the embedded model's wolves from one
+    # teammate to another (seeds 24-28): only the first answer stays of those.
+    view, teammate, good = wolf_at_night()
+    enums: list[list[str]] = []
+
+    def respond(prompt: list[BaseMessage], schema: dict[str, Any]) -> str:
+        enums.append(schema["properties"]["choice"]["enum"])
+        answer = json.loads(legal_json(prompt, schema))
+        answer["choice"] = teammate if len(enums) == 1 else good
+        return json.dumps(answer)
+
+    LLMPlayer(FakeChatModel(respond=respond), "fake").decide(DecisionRequest(view=view, seed=1))
+    first, again = enums
+    assert first == list(view.options)
+    others = {view.seat, *view.teammates} - {teammate}
+    assert others and not others & set(again)
+    assert again == [o for o in view.options if o not in others]
+    assert teammate in again and good in again
+
+
 def test_a_model_that_insists_keeps_its_legal_choice() -> None:
     view, teammate, _ = wolf_at_night()
     fake = choosing(teammate)

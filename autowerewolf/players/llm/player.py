@@ -102,7 +102,8 @@ class LLMPlayer:
         after two invalid answers) and the prompt's question part (its tail), for the record.
         `notes` are the agent design's additions (estimates, strategy, experiences)."""
         system = self.system_prompt(view)
-        acts, reasoning = self.bounds.speech_acts, self.bounds.reasoning > 0
+        # The answer line asks for reasoning exactly when the schema has it (answer_schema).
+        acts, reasoning = self.bounds.speech_acts, "reasoning" in schema.model_fields
         prompt = prompt_messages(
             view, instruction, notes, choices, memory, text, system, acts, reasoning
         )
@@ -169,12 +170,13 @@ class LLMPlayer:
             if text == "speech" and self.bounds.speech_acts
             else ()
         )
-        schema = answer_schema(text, view.options, self.bounds, offered)
+        bounds = self.bounds.for_decision(key)
+        schema = answer_schema(text, view.options, bounds, offered)
         exchange, prompt = yield from self.ask(
             view,
             instruction,
             schema,
-            lambda p: _choice(p, view.options, view.role, self.bounds),
+            lambda p: _choice(p, view.options, view.role, bounds),
             notes,
             choices,
             memory,
@@ -189,11 +191,12 @@ class LLMPlayer:
         if first and look and self.reconsiders and request.purpose == "decision":
             # Small models often pick a teammate or themselves by copying a seat they read,
             # or answer as an assistant that refuses: such an answer is asked once more.
+            options = look.options or view.options
             again, prompt = yield from self.ask(
                 view,
                 instruction,
-                schema,
-                lambda p: _choice(p, view.options, view.role, self.bounds),
+                answer_schema(text, options, bounds, offered),
+                lambda p: _choice(p, options, view.role, bounds),
                 (*notes, look.note),
                 choices,
                 memory,

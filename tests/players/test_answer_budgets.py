@@ -1,6 +1,9 @@
-"""The `terse` budget (prompts/answers.py): no private reasoning in any answer schema or
-answer line, the default's words unchanged, and a game plays to its end on it."""
+"""Answer budgets (prompts/answers.py). `terse`: no private reasoning in any answer schema
+or answer line, the default's words unchanged, and a game plays to its end on it.
+`focused`, the local default: private reasoning before a night power, a shot or the badge
+only, in the schema and the answer line alike."""
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -9,8 +12,8 @@ from pydantic import ValidationError
 
 from autowerewolf.backends.config import Budget, ModelConfig, PlayerModels
 from autowerewolf.players.agents.choice import AgentChoice
-from autowerewolf.prompts.answers import COMPACT, TERSE, answer_schema
-from autowerewolf.prompts.question import answer_line
+from autowerewolf.prompts.answers import COMPACT, FOCUSED, POWER_DECISIONS, TERSE, answer_schema
+from autowerewolf.prompts.question import answer_line, prompt_key
 from autowerewolf.prompts.strategy import strategy_schema
 from tests.agents.helpers import play
 from tests.fakes.chat import FakeChatModel, legal_json
@@ -69,3 +72,25 @@ def test_a_game_on_the_terse_budget_asks_no_reasoning_and_uses_every_answer() ->
     assert not any("private reasoning" in prompt for prompt in fake.prompts)
     llm = [r for r in out["records"] if r.player == "llm"]
     assert llm and all(r.reasoning is None and not r.fallback for r in llm)
+
+
+def test_focused_is_the_local_default_and_reasons_only_before_a_power() -> None:
+    assert ModelConfig(backend="local", model="m").bounds() == replace(FOCUSED, speech_acts=True)
+    for key in ("wolves", "witch_poison", "hunter_shot", "badge"):
+        assert FOCUSED.for_decision(key) is FOCUSED
+    for key in ("exile_vote", "discussion", "election_signup", "last_words"):
+        assert FOCUSED.for_decision(key) == replace(FOCUSED, reasoning=0)
+    assert COMPACT.for_decision("exile_vote") is COMPACT
+
+
+def test_a_game_on_the_focused_budget_reasons_before_powers_and_nowhere_else() -> None:
+    fake = FakeChatModel()
+    models = PlayerModels(default=ModelConfig(backend="local", model="m"))
+    out = play(fake, seed=7, models=models)
+    assert out["game"].winner is not None
+    decisions = [r for r in out["records"] if r.player == "llm" and r.purpose == "decision"]
+    powers = [r for r in decisions if prompt_key(r.step) in POWER_DECISIONS]
+    others = [r for r in decisions if prompt_key(r.step) not in POWER_DECISIONS]
+    assert len(powers) > 5 and len(others) > 50
+    assert all(r.reasoning and "private reasoning" in (r.prompt or "") for r in powers)
+    assert not any(r.reasoning or "private reasoning" in (r.prompt or "") for r in others)
