@@ -79,6 +79,18 @@ def test_the_second_look_offers_the_first_answer_and_no_other_choice_against_the
     assert teammate in again and good in again
 
 
+def test_an_invalid_second_answer_is_told_the_second_looks_choices() -> None:
+    # A model without a grammar may name a choice the second look no longer offers: the
+    # re-prompt lists what it does offer, and after two invalid answers the first stands.
+    view, teammate, _ = wolf_at_night()
+    other = next(s for s in (view.seat, *view.teammates) if s != teammate)
+    fake = choosing(teammate, other)
+    answer = LLMPlayer(fake, "fake").decide(DecisionRequest(view=view, seed=1))
+    assert len(fake.prompts) == 3 and answer.action.option == teammate
+    reprompt = fake.prompts[2].rsplit("That answer was invalid", 1)[1]
+    assert teammate in reprompt and other not in reprompt
+
+
 def test_a_model_that_insists_keeps_its_legal_choice() -> None:
     view, teammate, _ = wolf_at_night()
     fake = choosing(teammate)

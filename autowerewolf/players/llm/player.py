@@ -9,7 +9,7 @@ records, so a resumed or forked game prompts exactly as an uninterrupted one."""
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, get_args
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -54,6 +54,13 @@ def _choice(parsed: BaseModel, options: tuple[str, ...], role: Role, bounds: Bou
         return Action(option=choice, text=speech_acts.whole(message))
     text = getattr(parsed, "speech", None) or message or ""
     return Action(option=choice, text=text.strip())
+
+
+def _offered(schema: type[BaseModel], options: tuple[str, ...]) -> tuple[str, ...]:
+    """The choices `schema` allows (a second look may allow fewer than the view's
+    `options`); `options` if it has no choice field."""
+    choice = schema.model_fields.get("choice")
+    return get_args(choice.annotation) if choice is not None else options
 
 
 def _acts(parsed: BaseModel | None) -> list[dict[str, str]]:
@@ -131,7 +138,7 @@ class LLMPlayer:
                     # Appended at the end, so the cached prompt prefix is reused.
                     messages += [
                         AIMessage(outcome.raw[:RAW_KEEP_CHARS] or NO_ANSWER),
-                        HumanMessage(reprompt(str(err), view.options)),
+                        HumanMessage(reprompt(str(err), _offered(schema, view.options))),
                     ]
         exchange.latency_s = time.perf_counter() - started
         return exchange, prompt.tail
