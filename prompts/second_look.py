@@ -130,7 +130,7 @@ def contradiction_note(reason: str) -> str:
 class SecondLook:
     reason: str  # recorded: "reconsidered <choice> (<reason>)"
     note: str  # what the seat reads before it answers again
-    options: tuple[str, ...] = ()  # the choices it may answer again; (): the same as before
+    options: tuple[str, ...]  # the choices it may answer again
 
 
 def second_look(
@@ -155,8 +155,8 @@ def second_look(
         )
         return SecondLook(against, reconsider_note(against), options)
     if text and out_of_character(text, prompt):
-        return SecondLook("a speech out of character", in_character_note())
+        return SecondLook("a speech out of character", in_character_note(), view.options)
     wrong = contradiction(acts, view.role, dict(known.checks), sorted(known.saved))
     if wrong is not None:
-        return SecondLook(f"a speech reporting {wrong}", contradiction_note(wrong))
+        return SecondLook(f"a speech reporting {wrong}", contradiction_note(wrong), view.options)
     return None

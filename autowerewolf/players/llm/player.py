@@ -198,12 +198,11 @@ class LLMPlayer:
         if first and look and self.reconsiders and request.purpose == "decision":
             # Small models often pick a teammate or themselves by copying a seat they read,
             # or answer as an assistant that refuses: such an answer is asked once more.
-            options = look.options or view.options
             again, prompt = yield from self.ask(
                 view,
                 instruction,
-                answer_schema(text, options, bounds, offered),
-                lambda p: _choice(p, options, view.role, bounds),
+                answer_schema(text, look.options, bounds, offered),
+                lambda p: _choice(p, look.options, view.role, bounds),
                 (*notes, look.note),
                 choices,
                 memory,
