@@ -103,12 +103,14 @@ def test_a_killed_batch_resumes_to_identical_games(tmp_path: Path) -> None:
     deadline = time.monotonic() + 600  # a loaded machine starts the process slowly
     while time.monotonic() < deadline and _finished(db) < 10:
         time.sleep(0.2)
-    assert len(_workers_of(process.pid)) == 2  # the games were being played by its workers
+    workers = _workers_of(process.pid)
+    assert len(workers) == 2  # the games were being played by its workers
     process.send_signal(signal.SIGKILL)
     process.wait()
-    # Its worker processes (one per core) die with it: none plays on after the kill.
+    # Its worker processes (one per core) die with it: none plays on after the kill. Waited
+    # for by pid: an exiting process's cmdline is empty while it still holds the database.
     deadline = time.monotonic() + 60
-    while _workers_of(process.pid) and time.monotonic() < deadline:
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _workers_of(process.pid) == []
     assert 10 <= _finished(db, writer=True) < games_count, "the kill should land mid-batch"
