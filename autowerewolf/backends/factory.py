@@ -49,10 +49,15 @@ def _openai(
     api_key: SecretStr,
     retries: int,
     extra_body: dict[str, Any] | None = None,
+    *,
+    llama_server: bool = False,
 ) -> BaseChatModel:
-    from autowerewolf.backends.openai_chat import RedactingChatOpenAI
+    """`llama_server`: the server is llama-server (the `local` backend), which is sent a
+    compact grammar for each structured answer (backends/grammar.py)."""
+    from autowerewolf.backends.openai_chat import LlamaServerChat, RedactingChatOpenAI
 
-    return RedactingChatOpenAI(
+    chat_class = LlamaServerChat if llama_server else RedactingChatOpenAI
+    return chat_class(
         model=cfg.model,
         base_url=base_url,
         api_key=api_key,
@@ -111,11 +116,15 @@ def make_chat_model(
             latency_s=cfg.latency_s, jitter_s=cfg.jitter_s, seed=cfg.seed or 0
         )
     if cfg.base_url is not None:
-        return _openai(cfg, cfg.base_url, SecretStr(PLACEHOLDER_API_KEY), retries)
+        return _openai(
+            cfg, cfg.base_url, SecretStr(PLACEHOLDER_API_KEY), retries, llama_server=True
+        )
     if local is None:
         raise SettingsError(
             f"model '{cfg.model}' uses backend 'local' but no local server was given; "
             "start one with LocalServer() or set base_url"
         )
     extra = None if slot is None else {"id_slot": slot}
-    return _openai(cfg, local.base_url, SecretStr(PLACEHOLDER_API_KEY), retries, extra)
+    return _openai(
+        cfg, local.base_url, SecretStr(PLACEHOLDER_API_KEY), retries, extra, llama_server=True
+    )

@@ -1,6 +1,7 @@
 """The OpenAI-compatible chat model the `api` and `local` backends use. langchain_openai is
 imported here alone, when a model is built: a game of programs never pays for it."""
 
+import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -8,9 +9,14 @@ import httpx
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from autowerewolf.backends.call_error import redacted
+from autowerewolf.backends.grammar import (
+    UnsupportedSchema,
+    compact_json_grammar,
+    grammar_of_model,
+)
 
 
 class RedactingChatOpenAI(ChatOpenAI):
@@ -75,3 +81,56 @@ class RedactingChatOpenAI(ChatOpenAI):
                 yield chunk
         except Exception as err:
             raise redacted(err) from None
+
+
+def compact_grammar(response_format: Any) -> str | None:
+    """The compact grammar of a structured-output request's `response_format` (a pydantic
+    class, as LangChain passes it, or a `json_schema` dict; backends/grammar.py), or None
+    where there is none to give (no schema, or a shape the grammar does not cover)."""
+    if isinstance(response_format, type) and issubclass(response_format, BaseModel):
+        return grammar_of_model(response_format)
+    if not isinstance(response_format, dict) or response_format.get("type") != "json_schema":
+        return None
+    schema = (response_format.get("json_schema") or {}).get("schema")
+    if not isinstance(schema, dict):
+        return None
+    try:
+        return compact_json_grammar(schema)
+    except UnsupportedSchema:
+        return None
+
+
+class LlamaServerChat(RedactingChatOpenAI):
+    """The `local` backend's client: llama-server is sent a structured answer's schema as a
+    compact grammar (backends/grammar.py) instead of a `response_format`, and the answer is
+    parsed here, where the OpenAI client would have parsed it. Same answers, about half the
+    generated tokens for a vote."""
+
+    def _get_request_payload(
+        self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        payload: dict[str, Any] = super()._get_request_payload(input_, stop=stop, **kwargs)
+        grammar = compact_grammar(payload.get("response_format"))
+        if grammar is not None:
+            del payload["response_format"]
+            payload["extra_body"] = {**(payload.get("extra_body") or {}), "grammar": grammar}
+        return payload
+
+    def _with_parsed(self, result: ChatResult, kwargs: dict[str, Any]) -> ChatResult:
+        """Each answer's JSON as LangChain's structured-output parser reads it; an answer
+        that is not JSON (cut short by the token limit) fails the call with the answer."""
+        if compact_grammar(kwargs.get("response_format")) is None:
+            return result
+        for generation in result.generations:
+            message = generation.message
+            try:
+                message.additional_kwargs["parsed"] = json.loads(str(message.content))
+            except json.JSONDecodeError as err:
+                raise redacted(err, message if isinstance(message, AIMessage) else None) from None
+        return result
+
+    def _generate(self, *args: Any, **kwargs: Any) -> ChatResult:
+        return self._with_parsed(super()._generate(*args, **kwargs), kwargs)
+
+    async def _agenerate(self, *args: Any, **kwargs: Any) -> ChatResult:
+        return self._with_parsed(await super()._agenerate(*args, **kwargs), kwargs)

@@ -15,6 +15,7 @@ from autowerewolf.backends.factory import (
 )
 from autowerewolf.backends.local_extra import LocalBackendError
 from autowerewolf.backends.local_server import LocalServer
+from autowerewolf.backends.openai_chat import LlamaServerChat
 from autowerewolf.errors import SettingsError
 
 API = ModelConfig(
@@ -33,7 +34,8 @@ API = ModelConfig(
 def test_api_backend_builds_chat_openai(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AW_TEST_KEY", "sk-top-secret")
     model = make_chat_model(API)
-    assert isinstance(model, ChatOpenAI)
+    # Any OpenAI-compatible API is sent the schema itself, not llama.cpp's grammar.
+    assert isinstance(model, ChatOpenAI) and not isinstance(model, LlamaServerChat)
     assert model.model_name == "gpt-x"
     assert model.openai_api_base == "https://api.example.com/v1"
     assert model.openai_api_key is not None
@@ -90,7 +92,8 @@ def test_local_backend_points_at_managed_server() -> None:
     server.port = 54321  # pretend it is running; no process is started
     cfg = ModelConfig(backend="local", model="qwen", max_tokens=40, seed=1)
     model = make_chat_model(cfg, local=server)
-    assert isinstance(model, ChatOpenAI)
+    # llama-server is sent a compact grammar per structured answer (backends/grammar.py).
+    assert isinstance(model, LlamaServerChat)
     assert model.openai_api_base == "http://127.0.0.1:54321/v1"
     assert (model.model_name, model.max_tokens, model.seed) == ("qwen", 40, 1)
 
@@ -98,7 +101,7 @@ def test_local_backend_points_at_managed_server() -> None:
 def test_local_backend_with_explicit_base_url() -> None:
     cfg = ModelConfig(backend="local", model="qwen", base_url="http://127.0.0.1:8080/v1")
     model = make_chat_model(cfg)
-    assert isinstance(model, ChatOpenAI)
+    assert isinstance(model, LlamaServerChat)
     assert model.openai_api_base == "http://127.0.0.1:8080/v1"
 
 

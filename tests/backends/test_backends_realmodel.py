@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any, Literal
 
 import pytest
@@ -17,6 +19,8 @@ from autowerewolf.backends.factory import make_chat_model
 from autowerewolf.backends.local_server import LocalServer, OllamaProxy
 from autowerewolf.backends.usage import usage_from_message
 from autowerewolf.players.factory import ModelPool
+from autowerewolf.prompts.answers import BUDGETS, answer_schema
+from autowerewolf.prompts.estimates import estimates_schema
 from tests.servers.local_extra import require_local_extra
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
@@ -87,6 +91,30 @@ def test_structured_output_json_schema(server: LocalServer) -> None:
     assert usage["prompt_tokens"] is not None and usage["prompt_tokens"] > 20
     assert usage["completion_tokens"] is not None and usage["completion_tokens"] > 0
     assert usage["cached_tokens"] is not None
+
+
+def test_every_answer_shape_comes_back_compact_under_the_grammar(server: LocalServer) -> None:
+    # The server's own conversion of the schema let the model fence and indent its JSON: a
+    # vote took 17-19 tokens. Under the compact grammar it takes the 9 its text needs.
+    chat = local_model(server, temperature=0.7)
+    focused = replace(BUDGETS["focused"], speech_acts=True)
+    shapes = [
+        answer_schema(None, ("P01", "P04", "abstain"), focused.for_decision("exile_vote")),
+        answer_schema("speech", ("speak", "explode"), focused.for_decision("discussion"),
+                      ("pass", "accuse P04", "vouch P07")),
+        answer_schema("message", ("P01", "P04", "none"), focused.for_decision("wolves")),
+        estimates_schema(("P01", "P04"), ("werewolf", "seer")),
+    ]  # fmt: skip
+    for schema in shapes:
+        result = chat.with_structured_output(schema, method="json_schema", include_raw=True)
+        answer = result.invoke(PROMPT)
+        assert isinstance(answer, dict) and answer["parsing_error"] is None, answer
+        parsed = answer["parsed"]
+        assert isinstance(parsed, schema)
+        compact = json.dumps(parsed.model_dump(), ensure_ascii=False, separators=(",", ":"))
+        assert answer["raw"].content == compact
+    vote = chat.with_structured_output(shapes[0], method="json_schema", include_raw=True)
+    assert usage_from_message(vote.invoke(PROMPT)["raw"])["completion_tokens"] <= 10
 
 
 def test_repeated_prefix_reports_cached_tokens(server: LocalServer) -> None:
