@@ -116,6 +116,13 @@ class LlamaServerChat(RedactingChatOpenAI):
             payload["extra_body"] = {**(payload.get("extra_body") or {}), "grammar": grammar}
         return payload
 
+    def _streaming_disabled(self, **kwargs: Any) -> bool:
+        """A structured answer is never streamed: it is parsed whole (`_with_parsed`), also
+        when the graph runs under a streaming callback (LangGraph's `messages` mode)."""
+        if compact_grammar(kwargs.get("response_format")) is not None:
+            return True
+        return super()._streaming_disabled(**kwargs)
+
     def _with_parsed(self, result: ChatResult, kwargs: dict[str, Any]) -> ChatResult:
         """Each answer's JSON as LangChain's structured-output parser reads it; an answer
         that is not JSON (cut short by the token limit) fails the call with the answer."""

@@ -5,11 +5,12 @@ effect on a real llama-server is in test_backends_realmodel.py."""
 import json
 import re
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 import httpx
 import pytest
 from langchain_core.messages import HumanMessage
+from langgraph.graph import START, StateGraph
 from pydantic import BaseModel, Field
 
 from autowerewolf.backends.grammar import (
@@ -157,3 +158,25 @@ def test_a_shape_without_a_grammar_keeps_the_servers_own_conversion() -> None:
     assert outcome.parsed == Number(score=1.5)
     (body,) = bodies
     assert "grammar" not in body and body["response_format"]["type"] == "json_schema"
+
+
+class Asked(TypedDict):
+    answer: Any
+
+
+def test_an_answer_is_parsed_when_the_graph_streams_its_messages() -> None:
+    # Studio and the web app stream a graph's messages: LangChain then streams each model
+    # call unless the model refuses to, and a streamed answer would never be parsed.
+    chat = chat_answering('{"choice":"P01"}', [])
+    structured = chat.with_structured_output(VOTE, method="json_schema", include_raw=True)
+
+    def node(state: Asked) -> Asked:
+        return {"answer": structured.invoke([HumanMessage("Vote.")])}
+
+    graph = StateGraph(Asked).add_node("ask", node).add_edge(START, "ask").compile()
+    answers = [
+        update["ask"]["answer"]
+        for mode, update in graph.stream({"answer": None}, stream_mode=["messages", "updates"])
+        if mode == "updates"
+    ]
+    assert [a["parsed"] for a in answers] == [VOTE(choice="P01")]
