@@ -39,9 +39,13 @@ def decision_instruction(
 ANSWER_LINES: dict[str | None, str] = {
     None: "your choice.",
     "speech": "your choice, then your speech: the words your character says aloud to the table.",
-    # A structured speech (speech_acts.py): the grammar offers the phrases, and the seat's
-    # system prompt says what they are (speech_acts.ACTS_INSTRUCTIONS).
-    "acts": "your choice, then your speech: one act and a few words of reason.",
+    # A structured speech (speech_acts.py): the grammar offers the phrases; this says what
+    # they are, with placeholders (a small model copies the seat ids it reads).
+    "acts": (
+        "your choice, then your speech as one act: a phrase (accuse SEAT, vouch SEAT, claim "
+        "ROLE, check SEAT wolf or good, saved SEAT, defend, follow_sheriff, pass) and a few "
+        "words of reason."
+    ),
     "message": "your choice, then your message: what you whisper to your fellow wolves.",
 }
 

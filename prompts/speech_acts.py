@@ -41,10 +41,6 @@ ACT_HELP = (
     "a wolf), 'follow_sheriff' (you vote with the sheriff), 'pass' (nothing to add); "
     "`reason`: a few words of your own on why."
 )
-# Told once, at the end of a structured speaker's system prompt, where the server's cache
-# keeps it, rather than in every speech's question, where it was about 40 of the ~190
-# tokens each speech computed anew (docs/benchmarks.md).
-ACTS_INSTRUCTIONS = f"When you speak, your speech is one act and a few words of reason. {ACT_HELP}"
 
 
 class _Strict(BaseModel):

@@ -116,3 +116,20 @@ def grammar_of_model(model: type[BaseModel]) -> str | None:
         except UnsupportedSchema:
             _GRAMMARS[model] = None
     return _GRAMMARS[model]
+
+
+def compact_grammar(response_format: Any) -> str | None:
+    """The compact grammar of a structured-output request's `response_format` (a pydantic
+    class, as LangChain passes it, or a `json_schema` dict), or None where there is none to
+    give (no schema, or a shape this grammar does not cover)."""
+    if isinstance(response_format, type) and issubclass(response_format, BaseModel):
+        return grammar_of_model(response_format)
+    if not isinstance(response_format, dict) or response_format.get("type") != "json_schema":
+        return None
+    schema = (response_format.get("json_schema") or {}).get("schema")
+    if not isinstance(schema, dict):
+        return None
+    try:
+        return compact_json_grammar(schema)
+    except UnsupportedSchema:
+        return None

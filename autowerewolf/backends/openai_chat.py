@@ -9,14 +9,10 @@ import httpx
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from autowerewolf.backends.call_error import redacted
-from autowerewolf.backends.grammar import (
-    UnsupportedSchema,
-    compact_json_grammar,
-    grammar_of_model,
-)
+from autowerewolf.backends.grammar import compact_grammar
 
 
 class RedactingChatOpenAI(ChatOpenAI):
@@ -81,23 +77,6 @@ class RedactingChatOpenAI(ChatOpenAI):
                 yield chunk
         except Exception as err:
             raise redacted(err) from None
-
-
-def compact_grammar(response_format: Any) -> str | None:
-    """The compact grammar of a structured-output request's `response_format` (a pydantic
-    class, as LangChain passes it, or a `json_schema` dict; backends/grammar.py), or None
-    where there is none to give (no schema, or a shape the grammar does not cover)."""
-    if isinstance(response_format, type) and issubclass(response_format, BaseModel):
-        return grammar_of_model(response_format)
-    if not isinstance(response_format, dict) or response_format.get("type") != "json_schema":
-        return None
-    schema = (response_format.get("json_schema") or {}).get("schema")
-    if not isinstance(schema, dict):
-        return None
-    try:
-        return compact_json_grammar(schema)
-    except UnsupportedSchema:
-        return None
 
 
 class LlamaServerChat(RedactingChatOpenAI):

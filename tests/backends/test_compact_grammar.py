@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from autowerewolf.backends.grammar import (
     UnsupportedSchema,
+    compact_grammar,
     compact_json_grammar,
     grammar_of_model,
 )
@@ -98,6 +99,16 @@ def test_a_shape_it_does_not_cover_is_refused_not_guessed(model: type[BaseModel]
     with pytest.raises(UnsupportedSchema):
         compact_json_grammar(model.model_json_schema())
     assert grammar_of_model(model) is None
+
+
+def test_a_response_format_gives_its_grammar_whether_a_class_or_a_schema() -> None:
+    as_dict = {
+        "type": "json_schema",
+        "json_schema": {"name": "v", "schema": VOTE.model_json_schema()},
+    }
+    assert compact_grammar(VOTE) == compact_grammar(as_dict) == grammar_of_model(VOTE)
+    assert compact_grammar({"type": "json_object"}) is None  # JSON of any shape: no grammar
+    assert compact_grammar(None) is None and compact_grammar(Number) is None
 
 
 def chat_answering(content: str, bodies: list[dict[str, Any]]) -> LlamaServerChat:

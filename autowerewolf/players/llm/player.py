@@ -88,14 +88,10 @@ class LLMPlayer:
     def system_prompt(self, view: SeatView) -> str:
         """The seat's system prompt, built once for the seat's fixed facts: it is the same
         text on every call (prompts.table_rules.system_prompt), and building it anew for
-        each of a question's two uses was a tenth of a simulated game's CPU. A structured
-        speaker is told there, once, what its speech acts are."""
+        each of a question's two uses was a tenth of a simulated game's CPU."""
         key = (view.seat, view.name, view.role, view.teammates, view.rules)
         if self._system is None or self._system[0] != key:
-            text = system_prompt(view)
-            if self.bounds.speech_acts:
-                text = f"{text}\n\n{speech_acts.ACTS_INSTRUCTIONS}"
-            self._system = (key, text)
+            self._system = (key, system_prompt(view))
         return self._system[1]
 
     def ask(
