@@ -13,7 +13,8 @@ or refusal, `prompts/second_look.py`), summarised as in or out of character. The
 are read from the checkpoints of the finished games in `--db` (read-only), shuffled with
 `--shuffle-seed` and cut to `--limit`; each is asked with the seat's saved view through
 the `plain` LLM player (second look included) on the project's llama.cpp server, as
-`embedded_models.py` runs it (a slot per seat, temperature 0.7). The output is one line per
+`embedded_models.py` runs it (a slot per seat, temperature 0.7, the local default's
+answer bounds and speech acts). The output is one line per
 decision (its key, the saved choice, the new choice, whether a second look was taken) and a
 summary: the kinds of choice then and now (a poison or a shot by the target's true side).
 """
@@ -21,9 +22,9 @@ summary: the kinds of choice then and now (a poison or a shot by the target's tr
 import argparse
 import random
 from collections import Counter
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.nodes.ask import Table
@@ -37,7 +38,7 @@ from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import SeatView
 from autowerewolf.runner import GameRecord, Games
 
-KINDS = ("explode", "poison", "shot", "refusal")
+KINDS = ("explode", "poison", "shot", "speech", "refusal")
 
 
 def wanted(kind: str, step: str, options: tuple[str, ...]) -> bool:
@@ -45,6 +46,8 @@ def wanted(kind: str, step: str, options: tuple[str, ...]) -> bool:
         return "explode" in options and "speak" in options
     if kind == "refusal":
         return takes_text(step) is not None
+    if kind == "speech":
+        return step == "discussion"
     return step == ("hunter_shot" if kind == "shot" else "witch_poison")
 
 
@@ -53,6 +56,7 @@ class Saved(NamedTuple):
     request: DecisionRequest
     choice: str  # what the game recorded
     text: str  # ... and what the seat said with it
+    act: str  # the verb of its speech's first act ("accuse"), if it spoke in acts
     wolves: frozenset[str]  # the game's true wolves, to summarise a poison or a shot
 
 
@@ -86,7 +90,9 @@ def saved_requests(db: Path, kind: str) -> Iterator[Saved]:
     asked: set[tuple[str, int, str]] = set()
     for record, _, table, pending in waiting_checkpoints(db):
         choices = {
-            (r.key, r.seat): (r.option, r.text) for r in record.records if r.purpose == "decision"
+            (r.key, r.seat): (r.option, r.text, _first_act(r.data))
+            for r in record.records
+            if r.purpose == "decision"
         }
         state = table.game
         for seat, options in pending.options.items():
@@ -95,16 +101,26 @@ def saved_requests(db: Path, kind: str) -> Iterator[Saved]:
                 continue
             asked.add(asked_at)
             request = table.request(seat, pending)
-            choice, text = choices.get((request.key, seat), ("?", ""))
+            choice, text, act = choices.get((request.key, seat), ("?", "", ""))
             if kind == "refusal" and not out_of_character(text):
                 continue
             wolves = frozenset(s.id for s in state.seats if s.is_wolf)
-            yield Saved(record.game_id, request, choice, text, wolves)
+            yield Saved(record.game_id, request, choice, text, act, wolves)
 
 
-def kind_of(kind: str, choice: str, text: str, view: SeatView, wolves: frozenset[str]) -> str:
+def _first_act(data: Mapping[str, Any] | None) -> str:
+    acts = (data or {}).get("acts") or [{}]
+    return str(acts[0].get("act") or "no act")
+
+
+def kind_of(
+    kind: str, choice: str, text: str, act: str, view: SeatView, wolves: frozenset[str]
+) -> str:
     """A seat option is summarised by its true side ('wolf seat', 'good seat'; which seat
-    varies with the game); a refusal replay by what was said."""
+    varies with the game); a speech by its first act's verb; a refusal replay by what was
+    said."""
+    if kind == "speech":
+        return act
     if kind == "refusal":
         return "out of character" if out_of_character(text) else "in character"
     if choice not in {p.seat for p in view.players}:
@@ -133,19 +149,21 @@ def main() -> None:
         config = DEFAULT_MODELS.default.model_copy(update={"model": "replay", "timeout_s": 900})
         pool = ModelPool(local=srv)
         # Each seat on its own slot, as in a game (decisions of one seat share its prompts).
-        players = {seat: LLMPlayer(pool.chat(config, seat), "replay") for seat in range(12)}
-        for game_id, request, before, said, wolves in requests:
+        bounds = config.bounds()  # the local default's: focused, speeches in acts
+        players = {seat: LLMPlayer(pool.chat(config, seat), "replay", bounds) for seat in range(12)}
+        for game_id, request, before, said, act, wolves in requests:
             seats = [p.seat for p in request.view.players]
             answer = players[seats.index(request.view.seat) % 12].decide(request)
             action = answer.action
             looked = "reconsidered" in (answer.record.error or "")
             second_looks += looked
-            then[kind_of(args.kind, before, said, request.view, wolves)] += 1
-            now[kind_of(args.kind, action.option, action.text, request.view, wolves)] += 1
+            acted = _first_act(answer.record.data)
+            then[kind_of(args.kind, before, said, act, request.view, wolves)] += 1
+            now[kind_of(args.kind, action.option, action.text, acted, request.view, wolves)] += 1
             print(
                 f"{game_id} {request.key} {request.seat}: then {before}, "
                 f"now {action.option}" + (" (second look)" if looked else ""),
-                f"{action.text[:100]!r}" if args.kind == "refusal" else "",
+                f"{action.text[:100]!r}" if args.kind in ("refusal", "speech") else "",
                 flush=True,
             )
     print(f"then: {dict(then)}; now: {dict(now)}; second looks now: {second_looks}")

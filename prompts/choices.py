@@ -113,6 +113,19 @@ def has_evidence(view: SeatView, known: Known, seat: str) -> bool:
     )
 
 
+def kills_without_evidence(view: SeatView, known: Known, step: str, option: str) -> bool:
+    """Whether `option` is a good seat's poison or shot at a player nothing it has seen
+    points at (`has_evidence`): most players are good, so such a guess usually kills a
+    friend. Over the served model's games every poison on a good player was one (5 of 6
+    such poisons hit a good player; all 11 poisons on a seat with evidence hit a wolf)."""
+    return (
+        step in EVIDENCE_STEPS
+        and view.camp.value != "wolf"
+        and option in {p.seat for p in view.players}
+        and not has_evidence(view, known, option)
+    )
+
+
 def choices_text(view: SeatView, step: str, known: Known) -> str:
     """The legal choices with who each seat is to this player. Choices that work against the
     player's own side are described, not listed, so that the last seats the model reads
@@ -124,18 +137,16 @@ def choices_text(view: SeatView, step: str, known: Known) -> str:
     listed: list[str] = []
     against: list[str] = []
     unsupported = 0
-    guarded = step in EVIDENCE_STEPS and view.camp.value != "wolf"
     for option in view.options:
         reason = seat_against_own_side(view, known, step, option) if option in tags else None
         if reason is not None:
             against.append(reason)
         elif option == "explode":
             continue
-        elif guarded and option in tags and not has_evidence(view, known, option):
+        elif kills_without_evidence(view, known, step, option):
             unsupported += 1
-        elif option in tags:
-            note = ", ".join([view_name(view, option), *tags[option]])
-            listed.append(f"{option} ({note})")
+        elif tags.get(option):
+            listed.append(f"{option} ({', '.join(tags[option])})")
         else:
             listed.append(option)
     text = f"Choices: {', '.join(listed)}."

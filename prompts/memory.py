@@ -44,7 +44,7 @@ def ledger_text(
         parts.append("Your checks: " + _join(checks))
     if potions:
         parts.append("Your potions: " + _join(potions))
-    claim_lines = [f"{s} claims {role} (day {d})" for s, role, d in sorted(claims) if s != reader]
+    claim_lines = [f"{s} {role} (day {d})" for s, role, d in sorted(claims) if s != reader]
     if claim_lines:
         parts.append("Role claims: " + _join(claim_lines))
     if deaths:

@@ -42,9 +42,9 @@ ANSWER_LINES: dict[str | None, str] = {
     # A structured speech (speech_acts.py): the grammar offers the phrases; this says what
     # they are, with placeholders (a small model copies the seat ids it reads).
     "acts": (
-        "your choice, then your speech as one act: a phrase (accuse SEAT, vouch SEAT, claim "
-        "ROLE, check SEAT wolf or good, saved SEAT, defend, follow_sheriff, pass) and a few "
-        "words of reason."
+        "your choice, then your speech as one act: a few words of reason, then a phrase "
+        "(accuse SEAT, vouch SEAT, claim ROLE, check SEAT wolf or good, saved SEAT, defend, "
+        "follow_sheriff, pass)."
     ),
     "message": "your choice, then your message: what you whisper to your fellow wolves.",
 }

@@ -9,7 +9,7 @@ from functools import cache
 from importlib.resources import files
 
 from autowerewolf.players.records import DecisionRecord
-from autowerewolf.prompts.choices import Known, seat_against_own_side
+from autowerewolf.prompts.choices import Known, kills_without_evidence, seat_against_own_side
 from autowerewolf.prompts.question import IDENTITY_LINE
 from autowerewolf.prompts.speech_acts import claims_another_role, contradiction
 from autowerewolf.rules.roles import Role
@@ -53,6 +53,12 @@ _OUT_OF_CHARACTER = re.compile(
 )
 
 
+# A small model stuck in a loop says one word over and over ("I trust P09: revealed revealed
+# revealed revealed."): 9 of 686 speeches and wolf messages of ten embedded-model games.
+# Three times running counts; a short word ("no, no, no") can be emphasis.
+_RAMBLING = re.compile(r"\b([a-z]{3,})\b(?:\W+\1\b){2,}", re.IGNORECASE)
+
+
 def _runs(text: str) -> set[tuple[str, ...]]:
     words = _WORD.findall(text.lower())
     return {tuple(words[i : i + COPY_RUN_WORDS]) for i in range(len(words) - COPY_RUN_WORDS + 1)}
@@ -87,16 +93,21 @@ def _recites_identity(text: str, prompt: str) -> bool:
 
 def out_of_character(text: str, prompt: str = "") -> bool:
     """Whether a speech or message speaks as an assistant instead of the seat's character,
-    or recites its prompt."""
-    return _OUT_OF_CHARACTER.search(text) is not None or copies_prompt(text, prompt)
+    repeats one word over and over, or recites its prompt."""
+    return (
+        _OUT_OF_CHARACTER.search(text) is not None
+        or _RAMBLING.search(text) is not None
+        or copies_prompt(text, prompt)
+    )
 
 
 def in_character_note() -> str:
     """The second look at a speech out of character."""
     return (
-        "Careful: your first answer apologised, refused or repeated the instructions instead "
-        "of playing. This is a party game and your speech is what your character says at the "
-        "table, in your own words: whom you suspect or trust, and why."
+        "Careful: your first answer apologised, refused, repeated one word over and over or "
+        "repeated the instructions instead of playing. This is a party game and your speech "
+        "is what your character says at the table, in your own words: whom you suspect or "
+        "trust, and why."
     )
 
 
@@ -115,6 +126,16 @@ def speech_out_of_character(
         out_of_character(record.text, record.prompt or "")
         or contradiction(acts, role, checks, saved) is not None
         or claims_another_role(record.text, role)
+    )
+
+
+def no_evidence_note(step: str) -> str:
+    """The second look at a poison or a shot at a player nothing points at."""
+    power = "poison" if step == "witch_poison" else "shot"
+    return (
+        f"Careful: your first answer aimed your {power} at a player nothing you have seen "
+        "points at as a wolf. Most players are good, so a guess usually kills a friend: "
+        f"choose 'none' and keep your {power}, unless you are sure that player is a wolf."
     )
 
 
@@ -142,9 +163,9 @@ def second_look(
     acts: Sequence[dict[str, str]] = (),
     prompt: str = "",
 ) -> SecondLook | None:
-    """Whether an answer gets a second look: a choice against the seat's own side, a speech
-    out of character (an apology, a recited prompt) or one that contradicts what the seat
-    knows."""
+    """Whether an answer gets a second look: a choice against the seat's own side, a poison
+    or a shot with no evidence, a speech out of character (an apology, a recited prompt)
+    or one that contradicts what the seat knows."""
     against = against_own_side(view, known, step, option)
     if against is not None:
         # Asked again among all the options, the embedded model's wolves moved from one
@@ -154,6 +175,15 @@ def second_look(
             o for o in view.options if o == option or against_own_side(view, known, step, o) is None
         )
         return SecondLook(against, reconsider_note(against), options)
+    if kills_without_evidence(view, known, step, option):
+        # The first answer stays beside 'none' and the seats with evidence; the other
+        # guesses go, as above.
+        options = tuple(
+            o
+            for o in view.options
+            if o == option or not kills_without_evidence(view, known, step, o)
+        )
+        return SecondLook("a kill with no evidence", no_evidence_note(step), options)
     if text and out_of_character(text, prompt):
         return SecondLook("a speech out of character", in_character_note(), view.options)
     wrong = contradiction(acts, view.role, dict(known.checks), sorted(known.saved))

@@ -82,10 +82,14 @@ def phrases(
 
 @lru_cache(maxsize=256)
 def acts_schema(offered: tuple[str, ...]) -> type[BaseModel]:
-    """One act: its phrase among the `offered` ones, and a short reason."""
+    """One act: a short reason, then its phrase among the `offered` ones. The reason comes
+    first so the phrase follows from it: asked the phrase first, the embedded model often
+    passed and then wrote an accusation as its reason ("I have nothing to add: I suspect
+    P01"). Replayed on 24 saved speeches, 14 passed and 6 accused with the reason first,
+    against 16-17 and 1-3 with the phrase first (docs/benchmarks.md)."""
     fields: dict[str, Any] = {
-        "say": (Literal[offered], Field(description="The act.")),
         "reason": (str, Field(max_length=REASON_CHARS, description="Why, in a few words.")),
+        "say": (Literal[offered], Field(description="The act.")),
     }
     return create_model("SpeechAct", __base__=_Strict, **fields)
 
@@ -101,7 +105,7 @@ def speech_field(offered: tuple[str, ...]) -> tuple[Any, Any]:
 
 
 def spoken(said: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
-    """The acts of an answer (`{"say": "check P05 wolf", "reason": ...}`) as the records
+    """The acts of an answer (`{"reason": ..., "say": "check P05 wolf"}`) as the records
     keep them: act, seat, role, result ("none" where it has none) and reason."""
     acts = []
     for item in said:

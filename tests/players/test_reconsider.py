@@ -114,7 +114,7 @@ def test_a_refusal_instead_of_a_message_is_asked_again_and_the_second_answer_sta
     fake = choosing(good, messages=(refusal, f"{good} is too quiet, take them."))
     answer = LLMPlayer(fake, "fake").decide(DecisionRequest(view=view, seed=1))
     assert answer.action.option == good and answer.action.text.startswith(good)
-    second_look = "apologised, refused or repeated the instructions"
+    second_look = "apologised, refused, repeated one word over and over or repeated the"
     assert len(fake.prompts) == 2 and second_look in fake.prompts[1]
     assert fake.prompts[0].endswith("then your message: what you whisper to your fellow wolves.")
     assert f"reconsidered {good} (a speech out of character)" in (answer.record.error or "")

@@ -162,6 +162,20 @@ def test_a_speech_that_recites_its_prompt_is_out_of_character() -> None:
     assert out_of_character(f"Well. {rule} here.")
 
 
+def test_a_speech_that_repeats_one_word_over_and_over_is_out_of_character() -> None:
+    # The embedded model's loops in ten games (Nov 29): read, they are nonsense.
+    for said in (
+        "I trust P09: You died revealed revealed revealed revealed revealed.",
+        "I have nothing to add: It seems passt, passt, passt, passt, passt.",
+        "D1, Paco, Paco, Paco, Paco",
+    ):
+        assert out_of_character(said), said
+    # Twice is not a loop, and a short word three times can be emphasis.
+    assert not out_of_character("I suspect P05: P05 voted with P03, and P03 voted with P05.")
+    assert not out_of_character("I trust P09, trust P09 fully.")
+    assert not out_of_character("No, no, no: I am not a wolf.")
+
+
 def test_a_speech_that_recites_the_seats_identity_line_is_out_of_character() -> None:
     # A wolf's Day-1 speech on the embedded model (seed 16, Nov 28): its question's first
     # line, said aloud, tells the table its role.
