@@ -21,27 +21,21 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from autowerewolf.players.factory import DEFAULT_MODELS
 from autowerewolf.players.llm import memory
 from autowerewolf.players.llm.question import decision_question, prompt_messages
-from autowerewolf.prompts.answers import FOCUSED
 from autowerewolf.rules.steps import takes_text
 
 # Run as a script, the repository root is not on the path.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.decision_replay import waiting_checkpoints
-
-
-def shared_prefix(a: str, b: str) -> int:
-    n = min(len(a), len(b))
-    for i in range(n):
-        if a[i] != b[i]:
-            return i
-    return n
+from benchmarks.prompt_cost import shared_prefix
 
 
 def measure(db: Path) -> dict[str, Counter[str]]:
     """Per game: characters in all prompts, computed, computed of the question, the longest
     prompt and the prompts counted."""
+    bounds = DEFAULT_MODELS.default.bounds()  # the local default's: focused, speeches in acts
     games: dict[str, Counter[str]] = {}
     previous: dict[tuple[str, str], str] = {}
     for record, _, table, pending in waiting_checkpoints(db):
@@ -53,7 +47,7 @@ def measure(db: Path) -> dict[str, Counter[str]]:
             asked = decision_question(view, pending.step)
             prompt = prompt_messages(
                 view, asked.instruction, asked.notes, asked.choices, asked.memory, asked.text,
-                acts=True, reasoning=FOCUSED.for_decision(asked.key).reasoning > 0,
+                acts=bounds.speech_acts, reasoning=bounds.for_decision(asked.key).reasoning > 0,
             )  # fmt: skip
             text = f"{prompt.system}\n{prompt.user}"
             before = previous.get((record.game_id, seat), prompt.system)  # primed slot

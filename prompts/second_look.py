@@ -154,6 +154,11 @@ class SecondLook:
     options: tuple[str, ...]  # the choices it may answer again
 
 
+def _with_first(view: SeatView, first: str, keep: Sequence[str]) -> tuple[str, ...]:
+    """The options a second look offers: `keep` and the first answer, in the view's order."""
+    return tuple(o for o in view.options if o == first or o in keep)
+
+
 def second_look(
     view: SeatView,
     known: Known,
@@ -171,19 +176,14 @@ def second_look(
         # Asked again among all the options, the embedded model's wolves moved from one
         # teammate to another in 3 of 4 Night-1 second looks (seeds 24-28): the first answer
         # stays, the other choices against the seat's side go.
-        options = tuple(
-            o for o in view.options if o == option or against_own_side(view, known, step, o) is None
-        )
-        return SecondLook(against, reconsider_note(against), options)
+        keep = [o for o in view.options if against_own_side(view, known, step, o) is None]
+        return SecondLook(against, reconsider_note(against), _with_first(view, option, keep))
     if kills_without_evidence(view, known, step, option):
         # The first answer stays beside 'none' and the seats with evidence; the other
         # guesses go, as above.
-        options = tuple(
-            o
-            for o in view.options
-            if o == option or not kills_without_evidence(view, known, step, o)
-        )
-        return SecondLook("a kill with no evidence", no_evidence_note(step), options)
+        keep = [o for o in view.options if not kills_without_evidence(view, known, step, o)]
+        note = no_evidence_note(step)
+        return SecondLook("a kill with no evidence", note, _with_first(view, option, keep))
     if text and out_of_character(text, prompt):
         return SecondLook("a speech out of character", in_character_note(), view.options)
     wrong = contradiction(acts, view.role, dict(known.checks), sorted(known.saved))
