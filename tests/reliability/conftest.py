@@ -8,7 +8,11 @@ import pytest
 
 from .helpers import cli
 
-SEED = 108  # a short 12-A random game (40 steps)
+SEED = 108
+# With this secret, a short 12-A random game (72 steps, day 4). The secret is fixed so
+# that every run damages the same game: a random one changes its length, and with it
+# whether the transcript's delta channel has written a full snapshot (every 100 updates).
+SECRET = "3" * 32
 
 
 @pytest.fixture(autouse=True)
@@ -22,8 +26,8 @@ def log_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _play(db: Path, *extra: str) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AUTOWEREWOLF_LOG_DIR", str(db.parent / "logs"))
-        result = cli("play", "--players", "random", "--seed", SEED, "--game-id", "g",
-                     "--db", db, "--narration", "off", *extra)  # fmt: skip
+        result = cli("play", "--players", "random", "--seed", SEED, "--secret", SECRET,
+                     "--game-id", "g", "--db", db, "--narration", "off", *extra)  # fmt: skip
     assert result.exit_code == 0, result.stderr
 
 

@@ -17,6 +17,8 @@ from .helpers import ALL_READERS, FileState, cli, error_line, problems, reader_a
 
 PAGE = 4096  # the page size of the games' databases
 HEADER = 100  # SQLite's file header, kept intact: the damage is in the payload
+# With seed 108, a 99-step game whose last step writes the transcript's snapshot.
+LONG_GAME_SECRET = "365eee9f95c588625a0e9153b744b504"
 
 
 def _latest_checkpoint(db: Path) -> str:
@@ -63,10 +65,34 @@ def test_bad_checkpoint_blob_is_a_damaged_game(game_db: Path, tmp_path: Path) ->
     _assert_readers_refuse(game_db, tmp_path / "out", f"game 'g' is damaged after step {last}")
 
 
+BAD_EVENTS = "UPDATE writes SET value = X'D9FF80' WHERE channel = 'events'"
+
+
 def test_bad_pending_writes_are_a_damaged_game(game_db: Path, tmp_path: Path) -> None:
-    _update(game_db, "UPDATE writes SET value = X'D9FF80' WHERE channel = 'events'")
+    # The transcript of this short game is rebuilt from every step's writes (no snapshot).
+    _update(game_db, BAD_EVENTS)
     for name in ("inspect", "replay", "history"):
         assert "is damaged" in error_line(cli(*reader_args(name, game_db, tmp_path)))
+
+
+def test_bad_writes_behind_a_snapshot_give_a_correct_answer_or_none(tmp_path: Path) -> None:
+    """A game long enough for the transcript's delta channel to write a full snapshot (at its
+    100th update): the final state no longer needs the damaged writes, so `inspect` and
+    `replay` may answer, but only with what the undamaged game says; `history` reads every
+    step and refuses."""
+    db = tmp_path / "long.db"
+    result = cli("play", "--players", "random", "--seed", 108, "--secret", LONG_GAME_SECRET,
+                 "--game-id", "g", "--db", db, "--narration", "off")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    clean = {name: cli(*reader_args(name, db, tmp_path)).stdout for name in ("inspect", "replay")}
+    _update(db, BAD_EVENTS)
+    for name, expected in clean.items():
+        damaged = cli(*reader_args(name, db, tmp_path))
+        if damaged.exit_code == 0:
+            assert damaged.stdout == expected, name
+        else:
+            assert "is damaged" in error_line(damaged), name
+    assert "is damaged" in error_line(cli(*reader_args("history", db, tmp_path)))
 
 
 def test_a_value_of_the_wrong_type_is_a_damaged_game(game_db: Path, tmp_path: Path) -> None:
