@@ -11,8 +11,14 @@ from importlib.resources import files
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.choices import Known, kills_without_evidence, seat_against_own_side
 from autowerewolf.prompts.question import IDENTITY_LINE
-from autowerewolf.prompts.speech_acts import claims_another_role, contradiction
+from autowerewolf.prompts.speech_acts import (
+    claims_another_role,
+    claims_two_roles,
+    contradiction,
+    outs_itself,
+)
 from autowerewolf.rules.roles import Role
+from autowerewolf.rules.steps import STEPS
 from autowerewolf.rules.views import SeatView
 
 # A speech that repeats this many words in a row of its prompt copies it (the embedded model
@@ -116,16 +122,20 @@ def speech_out_of_character(
 ) -> bool:
     """Whether a saved speech or message was out of character (the table and the report):
     an apology, a recited prompt, acts against what the seat knew then (`checks`, `saved`:
-    its results up to that day), or a good seat's claim of a role it does not hold.
-    The last is judged here only: no second look asks again for it, and a structured
-    speech's reason never says it (`speech_acts.render`)."""
+    its results up to that day), a good seat's claim of a role it does not hold, or, said
+    aloud, a wolf's own role or two power roles claimed at once.
+    The last three are judged here only: no second look asks again for them, and a
+    structured speech's reason never says them (`speech_acts.render`)."""
     if not record.text:
         return False
     acts = (record.data or {}).get("acts") or []
+    spec = STEPS.get(record.step)
+    aloud = spec is None or spec.text != "message"  # a wolves' whisper is among teammates
     return (
         out_of_character(record.text, record.prompt or "")
         or contradiction(acts, role, checks, saved) is not None
         or claims_another_role(record.text, role)
+        or (aloud and (outs_itself(record.text, role) or claims_two_roles(record.text)))
     )
 
 

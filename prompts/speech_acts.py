@@ -165,13 +165,51 @@ def claims_another_role(text: str, role: Role) -> bool:
     return bool(claimed) or used or _SELF_WOLF.search(text) is not None
 
 
+def outs_itself(text: str, role: Role) -> bool:
+    """Whether a wolf's words say it is a wolf ("I am the werewolf, and I saved P01"). Said
+    to the table, no wolf would: the embedded model wrote its own role into an act's reason,
+    its reasoning said aloud, in 22 of the 165 speeches of its wolves in ten games (seeds
+    29-38, docs/benchmarks.md). To its teammates, in a whisper, it is harmless."""
+    return camp_of(role) is Camp.WOLF and _SELF_WOLF.search(text) is not None
+
+
+def claimed_roles(text: str) -> set[str]:
+    """The roles a text's speaker claims ("I am the Witch"), a villager's left out: a power
+    role hidden behind "I am a villager" is play."""
+    return {m.group(1).lower() for m in CLAIM.finditer(text)} - {Role.VILLAGER.value}
+
+
+def claims_two_roles(text: str) -> bool:
+    """Whether a text claims two power roles ("I am the Witch, and I saved P11 ... because I
+    am the Guard"): 6 of the embedded model's wolves' speeches in ten games."""
+    return len(claimed_roles(text)) >= 2
+
+
+# The role an act says its speaker holds.
+_ROLE_OF_ACT = {"check": Role.SEER.value, "saved": Role.WITCH.value}
+
+
+def _says_itself(act: dict[str, str], reason: str, role: Role) -> bool:
+    """Whether an act's reason gives the speaker away: a good seat's claim of a role it does
+    not hold, a wolf's own role, or a role beside the one the act claims."""
+    acted = act.get("role") if act["act"] == "claim" else _ROLE_OF_ACT.get(act["act"])
+    beside = claimed_roles(reason) - {acted}
+    return (
+        claims_another_role(reason, role)
+        or outs_itself(reason, role)
+        or (acted is not None and bool(beside))
+        or claims_two_roles(reason)
+    )
+
+
 def _reason(act: dict[str, str], role: Role) -> str:
     reason = whole(str(act.get("reason") or "")).strip(" .")
-    if claims_another_role(reason, role):
+    if _says_itself(act, reason, role):
         # A good seat is offered no lie among its acts (`phrases`), and its reason tells none
         # either: on the embedded model these reasons were mostly copies of another's claim
         # ("I'm the Witch, and I saved P09"), 8 of the 15 texts out of character in ten games.
-        # The reason stays in the record's acts.
+        # Nor does a wolf's reason say its own role or a second one (`outs_itself`). The
+        # reason stays in the record's acts.
         return "."
     return f": {reason}." if reason else "."
 

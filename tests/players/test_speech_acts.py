@@ -14,10 +14,15 @@ from autowerewolf.backends.simulated import SimulatedChatModel
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.llm.player import LLMPlayer
+from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.prompts.answers import COMPACT, answer_schema
 from autowerewolf.prompts.question import ANSWER_LINES, decision_tail, identity_line
-from autowerewolf.prompts.second_look import copies_prompt, out_of_character
+from autowerewolf.prompts.second_look import (
+    copies_prompt,
+    out_of_character,
+    speech_out_of_character,
+)
 from autowerewolf.prompts.speech_acts import (
     claims_another_role,
     contradiction,
@@ -306,3 +311,52 @@ def test_a_good_seats_reason_that_claims_a_power_it_does_not_hold_is_not_said() 
     )
     hiding = act("defend", reason="I am a villager, like you")
     assert render([hiding], Role.SEER) == "I am not a wolf: I am a villager, like you."
+
+
+def test_a_wolfs_reason_that_gives_it_away_is_not_said() -> None:
+    """The embedded model's wolves wrote their own role into an act's reason ("I am the
+    werewolf, and I saved P01"), 22 of their 165 speeches in ten games, and claimed two roles
+    at once ("I am the Witch, and I saved P11: ... because I am the Guard"), 6: the table
+    hears the act without the reason; the record keeps it. A wolf's single bluff is said."""
+    outed = act("accuse", "P02", reason="I am the werewolf, and I was not myself")
+    assert render([outed], Role.WEREWOLF) == "I suspect P02."
+    assert render([act("pass", reason="I'm a wolf, night 1")], Role.WEREWOLF) == (
+        "I have nothing to add."
+    )
+    second_role = act("saved", "P11", reason="trust me because I am the Guard")
+    assert (
+        render([second_role], Role.WEREWOLF) == "I am the Witch, and I saved P11 from the wolves."
+    )
+    two_in_reason = act("pass", reason="I am the Seer, no, I am the hunter")
+    assert render([two_in_reason], Role.WEREWOLF) == "I have nothing to add."
+    # One bluff, in the reason or matching the act, is play; so is denying being a wolf.
+    bluff = act("accuse", "P02", reason="I am the Seer and P02 is loud")
+    assert render([bluff], Role.WEREWOLF) == "I suspect P02: I am the Seer and P02 is loud."
+    same = act("claim", role="seer", reason="I am the seer, believe me")
+    assert render([same], Role.WEREWOLF) == "I am the seer: I am the seer, believe me."
+    denial = act("defend", reason="I am not a wolf, ask P03")
+    assert render([denial], Role.WEREWOLF) == "I am not a wolf: I am not a wolf, ask P03."
+
+
+@pytest.mark.parametrize(
+    ("step", "text", "role", "counted"),
+    [
+        ("discussion", "I suspect P01: I am the werewolf, and I was not myself.", "werewolf", True),
+        ("last_words", "I am the werewolf and P02 is my teammate.", "werewolf", True),
+        (
+            "wolves",
+            "I am the werewolf, who has not been, and P01 is the target.",
+            "werewolf",
+            False,
+        ),
+        ("election_speech", "I am the Witch: trust me because I am the Guard.", "werewolf", True),
+        ("discussion", "I suspect P03: I am the Seer and P03 is loud.", "werewolf", False),
+        ("discussion", "I am not a wolf: ask P03.", "werewolf", False),
+    ],
+)
+def test_a_wolf_saying_aloud_what_it_is_or_two_roles_is_out_of_character(
+    step: str, text: str, role: str, counted: bool
+) -> None:
+    said = DecisionRecord(seat="P01", player="llm", day=1, step=step, key=step, options=("a",),
+                          option="a", text=text)  # fmt: skip
+    assert speech_out_of_character(said, Role(role), {}, []) is counted
