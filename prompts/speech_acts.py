@@ -165,12 +165,23 @@ def claims_another_role(text: str, role: Role) -> bool:
     return bool(claimed) or used or _SELF_WOLF.search(text) is not None
 
 
+# "I am on the wolf side, and I want to kill nobody": a wolf's election speech after the
+# reasons that said "I am the werewolf" went unsaid (seed 34, docs/benchmarks.md).
+_WOLF_SIDE = re.compile(
+    r"\bI(?: am|'m) (?:on|in|with|one of) (?:the |our )?(?:were)?wol(?:f|ves)'?s? "
+    r"(?:side|team|camp|pack)\b",
+    re.I,
+)
+
+
 def outs_itself(text: str, role: Role) -> bool:
     """Whether a wolf's words say it is a wolf ("I am the werewolf, and I saved P01"). Said
     to the table, no wolf would: the embedded model wrote its own role into an act's reason,
     its reasoning said aloud, in 22 of the 165 speeches of its wolves in ten games (seeds
     29-38, docs/benchmarks.md). To its teammates, in a whisper, it is harmless."""
-    return camp_of(role) is Camp.WOLF and _SELF_WOLF.search(text) is not None
+    return camp_of(role) is Camp.WOLF and (
+        _SELF_WOLF.search(text) is not None or _WOLF_SIDE.search(text) is not None
+    )
 
 
 def claimed_roles(text: str) -> set[str]:

@@ -352,6 +352,9 @@ def test_a_wolfs_reason_that_gives_it_away_is_not_said() -> None:
         ("election_speech", "I am the Witch: trust me because I am the Guard.", "werewolf", True),
         ("discussion", "I suspect P03: I am the Seer and P03 is loud.", "werewolf", False),
         ("discussion", "I am not a wolf: ask P03.", "werewolf", False),
+        ("election_speech", "I am on the wolf side, and I want to kill nobody.", "werewolf", True),
+        ("discussion", "I'm with the wolves' team tonight.", "werewolf", True),
+        ("discussion", "P03 is on the wolf side.", "werewolf", False),
     ],
 )
 def test_a_wolf_saying_aloud_what_it_is_or_two_roles_is_out_of_character(
