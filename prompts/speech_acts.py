@@ -157,7 +157,7 @@ def claims_another_role(text: str, role: Role) -> bool:
     another seat's claim. A Seer who says she is a villager hides, which is play."""
     if camp_of(role) is not Camp.GOOD:
         return False
-    claimed = {m.group(1).lower() for m in CLAIM.finditer(text)} - {"villager", role.value}
+    claimed = claimed_roles(text) - {role.value}
     used = any(
         pattern.search(text) and role not in _MAY_SAY_IT[power]
         for power, pattern in _POWER_USED.items()
@@ -204,12 +204,11 @@ def _says_itself(act: dict[str, str], reason: str, role: Role) -> bool:
     """Whether an act's reason gives the speaker away: a good seat's claim of a role it does
     not hold, a wolf's own role, or a role beside the one the act claims."""
     acted = act.get("role") if act["act"] == "claim" else _ROLE_OF_ACT.get(act["act"])
-    beside = claimed_roles(reason) - {acted}
+    bluffs = 0 if acted else 1  # an act that claims no role leaves room for one in its reason
     return (
         claims_another_role(reason, role)
         or outs_itself(reason, role)
-        or (acted is not None and bool(beside))
-        or claims_two_roles(reason)
+        or len(claimed_roles(reason) - {acted}) > bluffs
     )
 
 

@@ -6,13 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import cli
-
-SEED = 108
-# With this secret, a short 12-A random game (72 steps, day 4). The secret is fixed so
-# that every run damages the same game: a random one changes its length, and with it
-# whether the transcript's delta channel has written a full snapshot (every 100 updates).
-SECRET = "3" * 32
+from .helpers import play_random
 
 
 @pytest.fixture(autouse=True)
@@ -23,19 +17,11 @@ def log_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def _play(db: Path, *extra: str) -> None:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("AUTOWEREWOLF_LOG_DIR", str(db.parent / "logs"))
-        result = cli("play", "--players", "random", "--seed", SEED, "--secret", SECRET,
-                     "--game-id", "g", "--db", db, "--narration", "off", *extra)  # fmt: skip
-    assert result.exit_code == 0, result.stderr
-
-
 @pytest.fixture(scope="session")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A database holding one finished random game `g`, played by `autowerewolf play`."""
     db = tmp_path_factory.mktemp("played") / "games.db"
-    _play(db)
+    play_random(db)
     return db
 
 
@@ -43,7 +29,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def played_two_kinds(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished game `g` with two kinds of players, so that `report` has a ranking."""
     db = tmp_path_factory.mktemp("played2") / "games.db"
-    _play(db, "--seat", "P01=heuristic", "--seat", "P02=heuristic")
+    play_random(db, "--seat", "P01=heuristic", "--seat", "P02=heuristic")
     return db
 
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
@@ -110,3 +111,19 @@ for n, _ in enumerate(stream):
     if n == 12:
         os._exit(0)  # killed mid-game: the committed steps are in the -wal file only
 """
+
+
+SEED = 108
+# With this secret, a short 12-A random game (72 steps, day 4). The secret is fixed so
+# that every run damages the same game: a random one changes its length, and with it
+# whether the transcript's delta channel has written a full snapshot (every 100 updates).
+SECRET = "3" * 32
+
+
+def play_random(db: Path, *extra: str, secret: str = SECRET) -> None:
+    """Play the random game `g` of SEED and `secret` into `db` with `autowerewolf play`."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AUTOWEREWOLF_LOG_DIR", str(db.parent / "logs"))
+        result = cli("play", "--players", "random", "--seed", SEED, "--secret", secret,
+                     "--game-id", "g", "--db", db, "--narration", "off", *extra)  # fmt: skip
+    assert result.exit_code == 0, result.stderr

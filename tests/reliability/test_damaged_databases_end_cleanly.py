@@ -13,11 +13,19 @@ from hypothesis import strategies as st
 
 from autowerewolf.runner import Games
 
-from .helpers import ALL_READERS, FileState, cli, error_line, problems, reader_args
+from .helpers import (
+    ALL_READERS,
+    FileState,
+    cli,
+    error_line,
+    play_random,
+    problems,
+    reader_args,
+)
 
 PAGE = 4096  # the page size of the games' databases
 HEADER = 100  # SQLite's file header, kept intact: the damage is in the payload
-# With seed 108, a 99-step game whose last step writes the transcript's snapshot.
+# With helpers.SEED, a 99-step game whose last step writes the transcript's snapshot.
 LONG_GAME_SECRET = "365eee9f95c588625a0e9153b744b504"
 
 
@@ -81,9 +89,7 @@ def test_bad_writes_behind_a_snapshot_give_a_correct_answer_or_none(tmp_path: Pa
     `replay` may answer, but only with what the undamaged game says; `history` reads every
     step and refuses."""
     db = tmp_path / "long.db"
-    result = cli("play", "--players", "random", "--seed", 108, "--secret", LONG_GAME_SECRET,
-                 "--game-id", "g", "--db", db, "--narration", "off")  # fmt: skip
-    assert result.exit_code == 0, result.stderr
+    play_random(db, secret=LONG_GAME_SECRET)
     clean = {name: cli(*reader_args(name, db, tmp_path)).stdout for name in ("inspect", "replay")}
     _update(db, BAD_EVENTS)
     for name, expected in clean.items():
