@@ -8,8 +8,9 @@ project spends per step outside the model.
     python benchmarks/prompt_cost.py --db bench-models/qwen0.5b.db   # games already played
 
 With the fake model (no server): prompt sizes are characters / 4; the cacheable share is
-the part of each prompt that repeats the start of the same seat's previous prompt or of the
-prompt sent just before (what a server keeping every seat's prefix could serve); CPU per step is the
+the part of each prompt that repeats the start of the previous prompt of the same seat (or of
+the seats sharing its view) or of the prompt sent just before (what a server keeping every
+slot's prefix could serve); CPU per step is the
 process CPU time of the game, less the fake model's own, over the game's steps. With
 `--local`, the embedded model answers and the figures are the server's own token counts and
 cached tokens. With `--db`, the finished games of a database (read-only) are measured the
@@ -63,7 +64,7 @@ class FakePool(ModelPool):
         super().__init__()
         self.fake = chat
 
-    def chat(self, config: ModelConfig, seat: int | None = None) -> Any:
+    def chat(self, config: ModelConfig, seat: int | str | None = None) -> Any:
         return self.fake
 
 
@@ -90,17 +91,19 @@ def fake_game(seed: int, agents: AgentChoice) -> dict[str, Any]:
         record = games.start("g", GameSetup(seed=seed), seating)
         cpu = time.process_time() - began
         games.close()
-    by_seat: dict[str, str] = {}
+    by_view: dict[str, str] = {}
     total = cacheable = 0
     previous = ""
     for prompt in chat.prompts:
-        seat = prompt.split("(seat ")[1][:3]
+        # The seats that share a view share their system prompt, and a slot
+        # (rules.views.shared_view): the others' system prompts are their own.
+        view = prompt.split("\nGame so far:")[0]
         total += len(prompt)
-        # The seat's own previous prompt, or the last one sent (the common rules text).
+        # The slot's previous prompt, or the last one sent (the common rules text).
         cacheable += max(
-            shared_prefix(by_seat.get(seat, ""), prompt), shared_prefix(previous, prompt)
+            shared_prefix(by_view.get(view, ""), prompt), shared_prefix(previous, prompt)
         )
-        by_seat[seat] = previous = prompt
+        by_view[view] = previous = prompt
     return {
         "records": record.records,
         "steps": record.game.ply,

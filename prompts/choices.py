@@ -2,6 +2,7 @@
 fellow wolf, the sheriff, a revealed role, a check, a claim), the choices that would work
 against its own side, and a wolf's self-explosion."""
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -25,6 +26,9 @@ class Known:
     saved: frozenset[str] = frozenset()  # the Witch's cures: seats the wolves attacked
     named_wolves: Mapping[str, Sequence[str]] = field(default_factory=dict)  # seat -> reporters
     wolf_allies: Mapping[str, str] = field(default_factory=dict)  # seat -> exposed wolf it backed
+
+
+_SEAT_ID = re.compile(r"\bP\d{2}\b")
 
 
 def claims_your_role(view: SeatView, known: Known, seat: str) -> bool:
@@ -176,3 +180,9 @@ def explosion_note(view: SeatView) -> str | None:
 
 def view_name(view: SeatView, seat: str) -> str:
     return next(p.name for p in view.players if p.seat == seat)
+
+
+def lists_seats(choices: str) -> bool:
+    """Whether a question's choices (choices_text) list seats, each with its labels."""
+    listed = choices.removeprefix("Choices: ").split(". Also legal", 1)[0]
+    return choices.startswith("Choices: ") and _SEAT_ID.search(listed) is not None

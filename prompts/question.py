@@ -56,19 +56,21 @@ def answer_line(text: TextKind | None, acts: bool, reasoning: bool) -> str:
     return f"Answer with {first}{ANSWER_LINES['acts' if acts and text == 'speech' else text]}"
 
 
-_IDENTITY = "(You are {name}, the {role}.)"
-# identity_line in a saved prompt: the seat's name and role.
+_IDENTITY = "(You are {name}, seat {seat}, the {role}.)"
+# identity_line in a saved prompt: the seat's name, seat and role.
 IDENTITY_LINE = re.compile(
     re.escape(_IDENTITY)
     .replace(re.escape("{name}"), r"([^,()\n]+)")
+    .replace(re.escape("{seat}"), r"(P\d{2})")
     .replace(re.escape("{role}"), r"([a-z ]+)")
 )
 
 
 def identity_line(view: SeatView) -> str:
-    """A reminder of who the seat is, at the start of every question. It names no seat id:
-    a small model copies the seats it read last, and the question follows."""
-    return _IDENTITY.format(name=view.name, role=view.role.value)
+    """Who the seat is, at the start of every question: the system prompt names only the
+    role, so that the seats sharing a view share it (prompts/table_rules.py). The question
+    follows, and its choices mark the seat's own as "(you)" where it may choose itself."""
+    return _IDENTITY.format(name=view.name, seat=view.seat, role=view.role.value)
 
 
 def decision_tail(

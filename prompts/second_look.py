@@ -93,8 +93,9 @@ def _recites_identity(text: str, prompt: str) -> bool:
     found = IDENTITY_LINE.search(prompt)
     if found is None:
         return False
-    name, role = (re.escape(part) for part in found.groups())
-    return re.search(rf"\byou are {name},? the {role}\b", text, re.IGNORECASE) is not None
+    name, seat, role = (re.escape(part) for part in found.groups())
+    recital = rf"\byou are {name},?(?: seat {seat},?)? the {role}\b"
+    return re.search(recital, text, re.IGNORECASE) is not None
 
 
 def out_of_character(text: str, prompt: str = "") -> bool:

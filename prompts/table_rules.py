@@ -205,7 +205,9 @@ def _last_words_rule(flags: Variants) -> str:
 
 # The rules text (rules.md) up to this line is the same for every seat of a table: the
 # embedded server computes it once and copies it into each seat's slot (players/factory.py).
-_SEAT_PART = "You are {name} (seat {seat})"
+# What follows names the role, never the seat: the seats that share a view
+# (rules.views.shared_view) then share the whole system prompt, and their transcript.
+_SEAT_PART = "Your role: {role}"
 
 
 def _templates() -> tuple[str, str]:
@@ -243,18 +245,19 @@ def table_prompt(rules: TableRules) -> str:
 
 def system_prompt(view: SeatView) -> str:
     """The seat's fixed instructions: the same text on every call (a cacheable prefix),
-    the table's part first."""
+    the table's part first, then the role's. It names no seat, so the wolves (or the
+    villagers) of a table are given the same text; who the seat is comes with each question
+    (prompts/question.py)."""
     rules = view.rules
     role_text = read_yaml("roles.yaml")[view.role.value]
     assert isinstance(role_text, dict)
     team_line = (
-        f"Your fellow werewolves are {', '.join(view.teammates)}.\n"
+        f"The werewolves are {', '.join(sorted((view.seat, *view.teammates)))}: you and your "
+        "fellow wolves.\n"
         if view.teammates
         else ("You are the only werewolf.\n" if view.role is Role.WEREWOLF else "")
     )
     return table_prompt(rules) + _templates()[1].format(
-        name=view.name,
-        seat=view.seat,
         role=view.role.value,
         role_goal=role_text["goal"].format(**fragments(rules)),
         role_tactics=role_text["tactics"].format(**fragments(rules)),

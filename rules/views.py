@@ -8,9 +8,9 @@ from autowerewolf.rules.decisions import PendingDecision
 from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.frozen import FrozenModel
-from autowerewolf.rules.roles import Camp, Role
+from autowerewolf.rules.roles import NIGHT_ROLES, Camp, Role
 from autowerewolf.rules.state import GameState
-from autowerewolf.rules.variants import Variants
+from autowerewolf.rules.variants import DiscussionProtocol, Variants
 
 # What the moderator reveals to everyone once the game is over, as at a real table: the
 # deal, every death's cause and each night's actions (not the wolves' talk).
@@ -78,6 +78,25 @@ class SeatView(BaseModel):
     events: tuple[Event, ...]
     options: tuple[str, ...]  # legal options if this seat must decide now
     decision_key: str | None
+
+
+# The roles told something at night that no other seat is (a check, the attack, a potion, a
+# guard): each such seat's view is its own.
+_TOLD_ALONE = frozenset(NIGHT_ROLES) - {Role.WEREWOLF}
+
+
+def shared_view(view: SeatView) -> str:
+    """A key that the seats whose views always hold the same events share: the pack's for a
+    wolf (wolves are told the same things), a role's for a role of several seats who are
+    told nothing alone (the villagers), else the seat's own (RULES §9). Under bidding each
+    bid is told to its bidder alone, so every view is its own."""
+    if view.rules.variants.discussion is not DiscussionProtocol.ROUND_ROBIN:
+        return view.seat
+    if view.camp is Camp.WOLF:
+        return "pack"
+    if view.role in _TOLD_ALONE or view.rules.roles.count(view.role) == 1:
+        return view.seat
+    return view.role.value
 
 
 def public_players(state: GameState) -> tuple[PlayerInfo, ...]:

@@ -111,13 +111,16 @@ class _Service(ABC):
         self.stop()
 
 
-# One slot per seat of the largest preset board, and one for every other caller (the
-# moderator's narration, a study's questions): each seat keeps its own prompt in its own
-# slot (players/factory.py pins it there), so a seat's next call reuses everything but what
-# is new since its last one, and the seats of a simultaneous decision are answered as one
-# batch. With two slots the twelve seats overwrote each other's prompts: only the rules
-# text common to every seat stayed cached (docs/benchmarks.md).
-DEFAULT_PARALLEL = 13
+# One slot per seat of the largest preset board, one for each view that several seats share
+# (the pack's, the villagers': rules.views.shared_view), and one for every other caller (the
+# moderator's narration, a study's questions): each seat keeps its prompt in its own slot, or
+# in its shared view's (players/factory.py pins it there), so its next call reuses everything
+# but what is new since that slot's last call, and four villagers read each speech once
+# between them. With two slots the twelve seats overwrote each other's prompts: only the
+# rules text common to every seat stayed cached (docs/benchmarks.md).
+SEAT_SLOTS = 12
+SHARED_SLOTS = 2
+DEFAULT_PARALLEL = SEAT_SLOTS + SHARED_SLOTS + 1
 # Calls the managed server computes at once; the others wait (backends/gate.py). Its slots
 # keep each seat's prompt, but on 2 cores twelve requests at once took longer than two at a
 # time (105 s against 88-97 s for twelve seats' calls: benchmarks/server_concurrency.py).
@@ -131,7 +134,7 @@ DEFAULT_SLOT_TOKENS = 6144
 class LocalServer(_Service):
     """``llama-server`` on 127.0.0.1 serving one GGUF through the OpenAI API.
 
-    ``parallel`` slots of ``slot_tokens`` context each (13 of 6,144: about 1.5 GB of
+    ``parallel`` slots of ``slot_tokens`` context each (15 of 6,144: about 1.7 GB of
     memory with the model). Prompt caching is what makes a game affordable on CPU: a
     request reuses the longest prefix its slot still holds, so a caller that sends each
     player's requests to one slot (``id_slot``) pays only for what is new since that
@@ -172,15 +175,21 @@ class LocalServer(_Service):
 
     @property
     def seat_slots(self) -> int:
-        """The slots that seats are pinned to; the last one is for every other caller."""
-        return max(1, self.parallel - 1)
+        """The slots that seats of views of their own are pinned to, the first ones; then
+        those of shared views, and the last one is for every other caller."""
+        return max(1, self.parallel - 1 - SHARED_SLOTS)
+
+    def shared_slot(self, n: int) -> int:
+        """The slot of the `n`-th shared view (from 0); a seat slot if there are too few."""
+        count = self.parallel - 1 - self.seat_slots
+        return self.seat_slots + n % count if count > 0 else n % self.seat_slots
 
     def prime(self, text: str) -> None:
-        """Start every seat slot's prompt cache with `text`, the system prompt's start that
-        every seat of a table shares (backends/slots.py)."""
+        """Start the prompt cache of every seat's and shared view's slot with `text`, the
+        system prompt's start that every seat of a table shares (backends/slots.py)."""
         if self._primer is None:
             self._primer = SlotPrimer(self.root_url, self.alias, self.parallel - 1)
-        self._primer.prime(range(self.seat_slots), text)
+        self._primer.prime(range(self.parallel - 1), text)
 
     def stop(self) -> None:
         super().stop()

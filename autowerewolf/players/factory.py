@@ -28,7 +28,7 @@ from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.players.simple import RandomPlayer, ScriptedPlayer
 from autowerewolf.prompts.table_rules import table_prompt
 from autowerewolf.rules.roles import Role
-from autowerewolf.rules.views import SeatView
+from autowerewolf.rules.views import SeatView, shared_view
 
 # The grammar bounds every decision's answer far below this. The longest answer is a
 # 12-seat role estimate (`estimator`/`adaptive` designs, the role_estimates probe): 11 rows
@@ -70,21 +70,28 @@ class ModelPool:
         self._local = local
         self.gates = gates
         self._models: dict[str, BaseChatModel] = {}
+        self._shared: dict[str, int] = {}  # shared view -> its order of first use
         self._lock = threading.Lock()
         self._local_gate = ModelGate(DEFAULT_IN_FLIGHT)
 
-    def chat(self, config: ModelConfig, seat: int | None = None) -> BaseChatModel:
-        """The model of `config` for the table's `seat`-th seat (from 0), or for a caller
-        that is no seat (None: the narrator, a study). On the managed local server each
-        seat's calls go to a slot of its own and the others share the last slot
-        (LocalServer): a seat's prompt stays there from one of its calls to the next."""
+    def chat(self, config: ModelConfig, seat: int | str | None = None) -> BaseChatModel:
+        """The model of `config` for the table's `seat`-th seat (from 0), for the seats that
+        share a view (a str, rules.views.shared_view), or for a caller that is no seat (None:
+        the narrator, a study). On the managed local server a seat's calls go to a slot of
+        its own, a shared view's to one slot for all its seats, and the others share the
+        last slot (LocalServer): a prompt stays there from one call to the next."""
         key, local, slot = config.model_dump_json(), None, None
         with self._lock:
             if config.managed_local:
                 if self._local is None:
                     self._local = LocalServer()
                 local = self._local.start()
-                slot = local.seat_slots if seat is None else seat % local.seat_slots
+                if seat is None:
+                    slot = local.parallel - 1
+                elif isinstance(seat, str):
+                    slot = local.shared_slot(self._shared.setdefault(seat, len(self._shared)))
+                else:
+                    slot = seat % local.seat_slots
                 key = f"{key} slot {slot}"
             if key not in self._models:
                 model = make_chat_model(config, local, client_retries=self.gates is None, slot=slot)
@@ -147,8 +154,9 @@ class PlayerBuilder:
             agent = seating.agents.resolve(seat, role)
             if is_external(agent):  # its own program: no model, the seat's timeout
                 return ExternalAgent(agent, config.timeout_s)
+            shared = shared_view(view)
             index = [p.seat for p in view.players].index(seat)
-            chat = self.pool.chat(config, index)
+            chat = self.pool.chat(config, index if shared == seat else f"{agent}:{shared}")
             if config.managed_local:  # the rules text is built only where it is used
                 self.pool.prime(config, table_prompt(view.rules))
             return build_agent(agent, chat, config.model, config.bounds(), self.experience)

@@ -15,14 +15,14 @@ from autowerewolf.players.base import DecisionRequest
 from autowerewolf.players.llm.memory import remember
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.llm.question import decision_question
-from autowerewolf.prompts.choices import Known, choices_text, option_labels
-from autowerewolf.prompts.question import ANSWER_LINES
+from autowerewolf.prompts.choices import Known, choices_text, lists_seats, option_labels
+from autowerewolf.prompts.question import ANSWER_LINES, IDENTITY_LINE
 from autowerewolf.prompts.second_look import against_own_side
 from autowerewolf.rules.decisions import Action
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.views import SeatView, seat_view
 from tests.agents.helpers import play
-from tests.fakes.chat import FakeChatModel, legal_json
+from tests.fakes.chat import FakeChatModel, legal_json, seat_of
 from tests.rules.rules_helpers import Game
 
 SEAT = re.compile(r"\bP\d{2}\b")
@@ -32,11 +32,6 @@ def listed_seats(choices: str) -> list[str]:
     """The seats listed among the choices, without the seats their tags name."""
     listed = choices.split(". Also legal")[0]
     return SEAT.findall(re.sub(r"\([^)]*\)", "", listed))
-
-
-def seat_of(prompt: str) -> str:
-    """The seat a prompt was written for (its system prompt names it)."""
-    return prompt.split("(seat ")[1][:3]
 
 
 @dataclass(frozen=True)
@@ -63,7 +58,11 @@ def test_the_last_seat_named_before_the_choices_is_never_the_seat_itself(
             continue
         me = seat_of(prompt)
         before, after = prompt.rsplit("\nChoices: ", 1)
-        named = SEAT.findall(before.rsplit("Game so far:", 1)[-1])
+        # The question opens with who the seat is (its id too: the system prompt names no
+        # seat, prompts/question.py); after that line, its own id is never the last one.
+        identity = IDENTITY_LINE.findall(before)[-1]
+        assert identity[1] == me and before.count(f"seat {me}") == 1
+        named = SEAT.findall(IDENTITY_LINE.sub("", before.rsplit("Game so far:", 1)[-1]))
         choices = after.split("\n")[0]
         listed = listed_seats(choices)
         # Only a choice among seats can be copied from the last seat read.
@@ -83,10 +82,27 @@ def test_the_seer_sees_its_results_on_its_choices() -> None:
     votes = [
         p.rsplit("\nChoices: ", 1)[1]
         for p in fake.prompts
-        if seat_of(p) == seer and "vote to exile" in p and "Your checks:" in p
+        if seat_of(p) == seer and "vote to exile" in p and "\nD1 [seer] " in p
     ]
     assert votes
     assert any("you checked: wolf" in v or "players you checked as good" in v for v in votes)
+
+
+def test_a_choice_of_seats_has_its_facts_on_its_labels_and_no_ledger(
+    adaptive_game: Played,
+) -> None:
+    # The ledger was about a quarter of what each embedded-model call computed anew; a
+    # choice of seats says the same on its labels. Other questions keep it.
+    seat_choices = speeches = 0
+    for prompt in adaptive_game.prompts:
+        question = prompt.rsplit("Game so far:", 1)[-1].split("\n\n", 1)[-1]
+        choices = re.search(r"\nChoices: [^\n]*", question)
+        if choices and lists_seats(choices[0][1:]):
+            seat_choices += 1
+            assert "Facts you noted" not in question, question
+        elif "Dead: " in question or "Role claims: " in question:
+            speeches += "speech" in question
+    assert seat_choices > 50 and speeches > 10, (seat_choices, speeches)
 
 
 def test_a_wolfs_explosion_is_told_before_the_question_never_among_the_choices(

@@ -12,11 +12,11 @@ from pydantic import BaseModel, SecretStr
 from autowerewolf.backends.openai_chat import RedactingChatOpenAI
 from autowerewolf.players.agents.choice import AgentChoice
 from tests.agents.helpers import play
-from tests.fakes.chat import FakeChatModel
+from tests.fakes.chat import FakeChatModel, prompt_text, seat_of
 
 
 def thought(messages: list[BaseMessage], number: int) -> str:
-    seat = str(messages[0].content).split("(seat ")[1][:3]
+    seat = seat_of(prompt_text(messages))
     return f"THOUGHT-{seat}-{number}"
 
 
@@ -26,7 +26,7 @@ def test_thinking_is_recorded_privately() -> None:
     records = [r for r in out["records"] if r.purpose == "decision"]
     assert records and all((r.thinking or "").startswith(f"THOUGHT-{r.seat}-") for r in records)
     for prompt in chat.prompts:
-        me = prompt.split("(seat ")[1][:3]
+        me = seat_of(prompt)
         assert "THOUGHT-" not in prompt.replace(f"THOUGHT-{me}-", "")
     assert not any("THOUGHT-" in (e.text or "") for e in out["events"])
 

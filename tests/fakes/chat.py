@@ -26,6 +26,7 @@ from pydantic import PrivateAttr
 from autowerewolf.backends.factory import PLACEHOLDER_API_KEY
 from autowerewolf.backends.openai_chat import RedactingChatOpenAI
 from autowerewolf.backends.simulated import fill
+from autowerewolf.prompts.question import IDENTITY_LINE
 
 Responder = Callable[[list[BaseMessage], dict[str, Any]], str]
 # The messages and the call's number (1, 2, ...): the answer's separate reasoning.
@@ -45,6 +46,12 @@ def legal_json(messages: list[BaseMessage], schema: dict[str, Any]) -> str:
 
 def prompt_text(messages: list[BaseMessage]) -> str:
     return "\n".join(m.content for m in messages if isinstance(m.content, str))
+
+
+def seat_of(prompt: str) -> str:
+    """The seat a prompt was written for: its question's identity line names it (the last
+    one: the question comes after every text a player wrote)."""
+    return IDENTITY_LINE.findall(prompt)[-1][1]
 
 
 class _FakeServer:
@@ -135,4 +142,4 @@ class FakeChatModel(RedactingChatOpenAI):
         return self._server.prompts
 
 
-__all__ = ["FakeChatModel", "Reasoner", "Responder", "legal_json", "prompt_text"]
+__all__ = ["FakeChatModel", "Reasoner", "Responder", "legal_json", "prompt_text", "seat_of"]

@@ -20,7 +20,7 @@ from autowerewolf.rules.decisions import PendingDecision
 from autowerewolf.rules.random_play import play_random_game
 from autowerewolf.rules.state import GameState
 from autowerewolf.rules.views import SeatView, seat_view
-from tests.fakes.chat import FakeChatModel, legal_json
+from tests.fakes.chat import FakeChatModel, legal_json, prompt_text, seat_of
 from tests.fixed import SECRET
 
 
@@ -151,8 +151,7 @@ def test_no_prompt_leaks_hidden_information(board: str, probed: bool) -> None:
     markers: list[str] = []
 
     def marked(messages: list[BaseMessage], schema: dict[str, Any]) -> str:
-        text = str(messages[0].content)
-        seat = text.split("(seat ")[1][:3]
+        seat = seat_of(prompt_text(messages))
         answer = json.loads(legal_json(messages, schema))
         probe = "private poll" in str(messages[-1].content) or "choice" not in answer
         tag = "PROBE" if probe else "SECRET"
@@ -171,7 +170,7 @@ def test_no_prompt_leaks_hidden_information(board: str, probed: bool) -> None:
         assert all("PROBE-" not in prompt for prompt in fake.prompts)
         seats = out["game"].seats
         for prompt in fake.prompts:
-            me = prompt.split("(seat ")[1][:3]
+            me = seat_of(prompt)
             mine = next(s for s in seats if s.id == me)
             for other in seats:
                 if other.id == me:

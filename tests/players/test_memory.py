@@ -48,15 +48,15 @@ def test_memory_is_the_same_in_every_process() -> None:
         assert json.loads(other.stdout) == computed, f"PYTHONHASHSEED={hash_seed}"
 
 
-def test_earlier_days_are_folded_at_every_other_dawn_only_and_the_prompt_stays_bounded() -> None:
-    state, events = play_random_game(make_config(seed=11, max_days=30))
-    # The dawns of Day 3, 5, 7 ... fold; the dawns of Day 1, 2, 4 ... do not.
+def test_earlier_days_are_folded_at_every_third_dawn_only_and_the_prompt_stays_bounded() -> None:
+    state, events = play_random_game(make_config(seed=9, max_days=30))  # 7 days
+    # The dawns of Day 4, 7 ... fold; the dawns of Day 1, 2, 3, 5, 6 ... do not.
     folding = [
         i
         for i, e in enumerate(events)
         if e.kind is EventKind.DAY_START and e.day > 1 and (e.day - 1) % FOLD_EVERY_DAYS == 0
     ]
-    assert FOLD_EVERY_DAYS == 2 and len(folding) >= 2, "the game must last a few days"
+    assert FOLD_EVERY_DAYS == 3 and len(folding) >= 2, "the game must last a few days"
     previous: tuple[int, tuple[str, ...]] | None = None
     folds = 0
     for cut in range(20, len(events) + 1, 7):
@@ -80,8 +80,8 @@ def test_earlier_days_are_folded_at_every_other_dawn_only_and_the_prompt_stays_b
 def test_between_folding_dawns_the_transcript_only_grows_at_its_end() -> None:
     state, events = play_random_game(make_config(seed=5))
     dawns = {e.day: i for i, e in enumerate(events) if e.kind is EventKind.DAY_START}
-    # From the first event to the dawn of Day 3: Night 1, Day 1, Night 2 and Day 2.
-    start, end = 0, dawns[3]
+    # From the first event to the dawn of Day 4: three nights and three days.
+    start, end = 0, dawns[4]
     grouped = (EventKind.BALLOT, EventKind.SIGNUP)
     # Cut between steps: a step's ballots or sign-ups arrive together, as one line.
     cuts = [

@@ -7,7 +7,6 @@ sends separate reasoning content (`reasoning_content`, marked `SECRET-THINKING-P
 import hashlib
 import json
 import random
-import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,8 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar
 
 from autowerewolf.backends.simulated import fill
-
-SEAT = re.compile(r"\(seat (P\d\d)\)")
+from autowerewolf.prompts.question import IDENTITY_LINE
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -44,16 +42,15 @@ class _Handler(BaseHTTPRequestHandler):
         with _Handler.lock:
             _Handler.calls += 1
             number = _Handler.calls
-        seat = SEAT.search(prompt)
-        self.slots.append((seat.group(1) if seat else "", request.get("id_slot")))
+        # The seat a prompt was written for: its question's identity line (the last one).
+        seat = next((found[1] for found in IDENTITY_LINE.findall(prompt)[-1:]), "")
+        self.slots.append((seat, request.get("id_slot")))
         if "reasoning" in answer:
-            answer["reasoning"] = f"SECRET-{seat.group(1) if seat else 'P00'}-{number}"
+            answer["reasoning"] = f"SECRET-{seat or 'P00'}-{number}"
         content = json.dumps(answer)
         message: dict[str, Any] = {"role": "assistant", "content": content}
         if self.thinks:
-            message["reasoning_content"] = (
-                f"SECRET-THINKING-{seat.group(1) if seat else 'P00'}-{number}"
-            )
+            message["reasoning_content"] = f"SECRET-THINKING-{seat or 'P00'}-{number}"
         body = json.dumps(
             {
                 "id": f"chatcmpl-{number}",

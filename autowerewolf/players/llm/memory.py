@@ -2,11 +2,11 @@
 
 Memory is a pure function of the seat's view: the same view gives the same memory whether
 the seat has been asked every question of the game, or its live player was rebuilt after a
-resume or a fork. Events before the latest folding dawn (the dawn of Day 3, 5, 7 ...) are
+resume or a fork. Events before the latest folding dawn (the dawn of Day 4, 7, 10 ...) are
 folded into a digest: the day before keeps its speeches cut short, older days their facts
 only; the events since that dawn stay verbatim. The digest changes only at those dawns, so
 between them a seat's prompt grows only at its end (the server's prompt cache reuses the
-rest), and however long the game runs the prompt stays about two days long.
+rest), and however long the game runs the prompt stays about three days long.
 
 Its wording comes from `prompts`."""
 
@@ -22,9 +22,11 @@ from autowerewolf.rules.views import SeatView
 SPEECH_DIGEST_CHARS = 48
 # A fold changes a seat's prompt where its digest begins, so the server recomputes all of it
 # after that point: on the embedded model that was about 1,000 tokens for each of the twelve
-# seats at every dawn, 20-27 s a seat at 30-65 prompt tokens/s. Folding every other dawn
-# halves that cost, and two days of structured speeches stay well inside a seat's slot.
-FOLD_EVERY_DAYS = 2
+# seats at every dawn, 20-27 s a seat at 30-65 prompt tokens/s. Folding every third dawn
+# (Day 4, 7 ...) spares most games of 3-5 days one or both of the folds that every other
+# dawn cost (about 1,100 tokens for each of the six slots of shared views at each), and
+# three days of structured speeches stay well inside a seat's slot (about 3,000 tokens).
+FOLD_EVERY_DAYS = 3
 CLAIM = re.compile(r"\bI(?: am|'m)(?: the| a)? (seer|witch|hunter|guard|idiot|villager)\b", re.I)
 # A seat's own report of a check that found a wolf, as the speech renderer words it ("my
 # check found P05 a wolf") and as free text usually does ("I checked P05: a werewolf"); a
@@ -143,7 +145,7 @@ class Memory:
 
 
 def _folding_dawn(events: tuple[Event, ...]) -> int:
-    """Index of the latest "Day N begins" event that folds the memory (Day 3, 5, 7 ...),
+    """Index of the latest "Day N begins" event that folds the memory (Day 4, 7, 10 ...),
     0 before the first one."""
     for index in range(len(events) - 1, -1, -1):
         event = events[index]

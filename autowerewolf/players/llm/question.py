@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from autowerewolf.players.llm.memory import Memory, remember
-from autowerewolf.prompts.choices import Known, choices_text, explosion_note
+from autowerewolf.prompts.choices import Known, choices_text, explosion_note, lists_seats
 from autowerewolf.prompts.memory import ledger_text, memory_text
 from autowerewolf.prompts.question import (
     attacked_seat,
@@ -86,12 +86,19 @@ def prompt_messages(
     `reasoning`: the answer starts with private reasoning (prompts/answers.py)."""
     memory = memory or remember(view)
     ledger = memory.ledger
-    noted = ledger_text(
-        view.seat,
-        [(f.kind, f.seat, f.value, f.day) for f in ledger.facts],
-        [(s, f.value, f.day) for s, f in ledger.claims.items()],
-        ledger.votes,
-        memory.verbatim_day,
+    # Seats offered as choices carry the ledger's facts on their labels (claims, checks,
+    # saves, reveals, evidence) and no dead seat is offered, so the ledger is left out: it
+    # was about a quarter of what each call of the embedded model computed anew.
+    noted = (
+        ""
+        if lists_seats(choices)
+        else ledger_text(
+            view.seat,
+            [(f.kind, f.seat, f.value, f.day) for f in ledger.facts],
+            [(s, f.value, f.day) for s, f in ledger.claims.items()],
+            ledger.votes,
+            memory.verbatim_day,
+        )
     )
     tail = decision_tail(
         identity_line(view), noted, notes, instruction, choices, text, acts, reasoning
