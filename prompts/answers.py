@@ -8,7 +8,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from autowerewolf.prompts.speech_acts import ACTS_REASONING_CHARS, REASON_CHARS, speech_field
+from autowerewolf.prompts.speech_acts import (
+    ACTS_REASONING_CHARS,
+    REASON_CHARS,
+    speech_field,
+    words_field,
+)
 from autowerewolf.rules.steps import TextKind
 
 
@@ -114,12 +119,9 @@ def _answer_schema(
     if text == "message" and bounds.speech_acts:
         # A structured speaker's whisper is one reason, like an act's: longer, the embedded
         # model's messages recited the day's speeches or trailed off mid-sentence.
-        fields["message"] = (
-            str,
-            Field(
-                max_length=min(bounds.message, REASON_CHARS),
-                description="Why this target, in a few words, to your fellow wolves.",
-            ),
+        fields["message"] = words_field(
+            min(bounds.message, REASON_CHARS),
+            "Why this target, in a few words, to your fellow wolves.",
         )
     elif text == "message":
         fields["message"] = (

@@ -15,6 +15,7 @@ from autowerewolf.prompts.speech_acts import (
     claims_another_role,
     claims_two_roles,
     contradiction,
+    copies_notation,
     outs_itself,
 )
 from autowerewolf.rules.roles import Role
@@ -100,11 +101,12 @@ def _recites_identity(text: str, prompt: str) -> bool:
 
 def out_of_character(text: str, prompt: str = "") -> bool:
     """Whether a speech or message speaks as an assistant instead of the seat's character,
-    repeats one word over and over, or recites its prompt."""
+    repeats one word over and over, or recites its prompt or copies its notation."""
     return (
         _OUT_OF_CHARACTER.search(text) is not None
         or _RAMBLING.search(text) is not None
         or copies_prompt(text, prompt)
+        or copies_notation(text)
     )
 
 
@@ -112,9 +114,9 @@ def in_character_note() -> str:
     """The second look at a speech out of character."""
     return (
         "Careful: your first answer apologised, refused, repeated one word over and over or "
-        "repeated the instructions instead of playing. This is a party game and your speech "
-        "is what your character says at the table, in your own words: whom you suspect or "
-        "trust, and why."
+        "repeated the instructions or their notation instead of playing. This is a party game "
+        "and your speech is what your character says at the table, in your own words: whom "
+        "you suspect or trust, and why."
     )
 
 

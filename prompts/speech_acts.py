@@ -47,6 +47,17 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def words_field(chars: int, description: str) -> Any:
+    """A short text of words, at most `chars` characters: a reason, a structured speaker's
+    whisper. Its pattern, which a grammar-constrained server enforces, allows no brace, quote,
+    backslash or control character: free, the embedded model wrote JSON and format
+    placeholders into them ('{"whisper": ...', "{player} is good (night 1)") in 42 of the
+    646 texts of ten games (seeds 29-38, docs/benchmarks.md). llama.cpp reads a pattern,
+    not a maxLength beside it, so the length is in the pattern too."""
+    pattern = r'^[^{}"\\\x00-\x1f\x7f]{0,' + str(chars) + "}$"
+    return (str, Field(max_length=chars, pattern=pattern, description=description))
+
+
 def phrases(
     seat: str,
     role: Role,
@@ -88,7 +99,7 @@ def acts_schema(offered: tuple[str, ...]) -> type[BaseModel]:
     P01"). Replayed on 24 saved speeches, 14 passed and 6 accused with the reason first,
     against 16-17 and 1-3 with the phrase first (docs/benchmarks.md)."""
     fields: dict[str, Any] = {
-        "reason": (str, Field(max_length=REASON_CHARS, description="Why, in a few words.")),
+        "reason": words_field(REASON_CHARS, "Why, in a few words."),
         "say": (Literal[offered], Field(description="The act.")),
     }
     return create_model("SpeechAct", __base__=_Strict, **fields)
@@ -184,6 +195,20 @@ def outs_itself(text: str, role: Role) -> bool:
     )
 
 
+# The prompt's own notation in a player's words: a placeholder of the answer line ("SEAT is
+# a werewolf"), braces ("{p08->P09}"), an arrow of the ledger's ballots. No player says these:
+# 3 of a random sample of 20 texts of ten embedded-model games (seeds 29-38).
+_NOTATION = re.compile(r"\b(?:SEAT|ROLE)\b|[{}]|->")
+# A reason that echoes a speech as the table heard it ("I have nothing to add: I suspect P08:
+# I have nothing to add"): a rendered phrase, not a reason.
+_ECHO = re.compile(r"\bI have nothing to add\b|\bI (?:suspect|trust) P\d{2}:")
+
+
+def copies_notation(text: str) -> bool:
+    """Whether a text copies the prompt's notation (a placeholder, braces, an arrow)."""
+    return _NOTATION.search(text) is not None
+
+
 def claimed_roles(text: str) -> set[str]:
     """The roles a text's speaker claims ("I am the Witch"), a villager's left out: a power
     role hidden behind "I am a villager" is play."""
@@ -214,12 +239,13 @@ def _says_itself(act: dict[str, str], reason: str, role: Role) -> bool:
 
 def _reason(act: dict[str, str], role: Role) -> str:
     reason = whole(str(act.get("reason") or "")).strip(" .")
-    if _says_itself(act, reason, role):
+    if _says_itself(act, reason, role) or copies_notation(reason) or _ECHO.search(reason):
         # A good seat is offered no lie among its acts (`phrases`), and its reason tells none
         # either: on the embedded model these reasons were mostly copies of another's claim
         # ("I'm the Witch, and I saved P09"), 8 of the 15 texts out of character in ten games.
-        # Nor does a wolf's reason say its own role or a second one (`outs_itself`). The
-        # reason stays in the record's acts.
+        # Nor does a wolf's reason say its own role or a second one (`outs_itself`), nor any
+        # reason the prompt's notation or a rendered phrase. The reason stays in the record's
+        # acts.
         return "."
     return f": {reason}." if reason else "."
 

@@ -1,10 +1,11 @@
-"""A table's rules text copied into each seat's slot of the embedded server.
+"""A table's rules text copied into each seat's or shared view's slot of the embedded server.
 
 Every seat's system prompt starts with the same rules text (prompts.table_rules:
-`table_prompt`), about 500 tokens. A seat pinned to a slot of its own (LocalServer) would
-compute it again on its first call: a dozen times a game, over a minute on 2 cores. So the
-text is computed once, in the server's spare slot, saved with llama.cpp's slot save, and
-restored into every seat's slot at the game's first call (milliseconds each)."""
+`table_prompt`), about 500 tokens. A slot pinned to one seat or one shared view
+(LocalServer) would compute it again on its first call: six to twelve times a game, up to a
+minute on 2 cores. So the text is computed once, in the server's spare slot, saved with
+llama.cpp's slot save, and restored into every other slot at the game's first call
+(milliseconds each)."""
 
 import hashlib
 import logging

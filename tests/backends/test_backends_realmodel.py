@@ -117,6 +117,30 @@ def test_every_answer_shape_comes_back_compact_under_the_grammar(server: LocalSe
     assert usage_from_message(vote.invoke(PROMPT)["raw"])["completion_tokens"] <= 10
 
 
+def test_a_reason_or_whisper_asked_for_json_comes_back_as_words(server: LocalServer) -> None:
+    # Free, the embedded model wrote JSON and placeholders into them ('{"whisper": ...',
+    # "{player} is good"): their pattern, in the compact grammar, allows none of it.
+    chat = local_model(server, temperature=0.7)
+    acts = replace(BUDGETS["focused"], speech_acts=True)
+    shapes = [
+        answer_schema(
+            "speech", ("speak",), acts.for_decision("discussion"), ("pass", "accuse P04")
+        ),
+        answer_schema("message", ("P01", "P04", "none"), acts.for_decision("wolves")),
+    ]
+    copy_json = [
+        SystemMessage("You are P05 in a game of Werewolf. Answer only with JSON."),
+        HumanMessage('Write your text as {"whisper": "{player} is good", "day": {1}}.'),
+    ]
+    for schema in shapes:
+        answer = chat.with_structured_output(schema, method="json_schema", include_raw=True)
+        result = answer.invoke(copy_json)
+        assert isinstance(result, dict) and result["parsing_error"] is None, result
+        parsed = result["parsed"].model_dump()
+        text = parsed["acts"][0]["reason"] if "acts" in parsed else parsed["message"]
+        assert not set(text) & set('{}"\\') and len(text) <= 60, text
+
+
 def test_repeated_prefix_reports_cached_tokens(server: LocalServer) -> None:
     chat = local_model(server, max_tokens=8)
     history = " ".join(f"Day {d}: P0{d} spoke about P0{d + 1}." for d in range(1, 9)) * 4

@@ -363,3 +363,39 @@ def test_a_wolf_saying_aloud_what_it_is_or_two_roles_is_out_of_character(
     said = DecisionRecord(seat="P01", player="llm", day=1, step=step, key=step, options=("a",),
                           option="a", text=text)  # fmt: skip
     assert speech_out_of_character(said, Role(role), {}, []) is counted
+
+
+def test_a_reason_in_the_prompts_notation_or_echoing_a_speech_is_not_said() -> None:
+    """A random sample of 20 texts of ten embedded-model games held a villager's "SEAT is a
+    werewolf" (the answer line's placeholder), a whisper "{p08->P09}." and reasons echoing
+    rendered speeches ("I have nothing to add: I suspect P08: I have nothing to add"): the
+    table hears the act alone."""
+    assert render([act("accuse", "P08", reason="SEAT is a werewolf")], Role.VILLAGER) == (
+        "I suspect P08."
+    )
+    assert render([act("vouch", "P02", reason="{p01} voted well")], Role.SEER) == "I trust P02."
+    echo = act("pass", reason="I suspect P08: I have nothing to add")
+    assert render([echo], Role.VILLAGER) == "I have nothing to add."
+    assert render([act("pass", reason="I have nothing to add")], Role.WITCH) == (
+        "I have nothing to add."
+    )
+    # A reason that accuses in words of its own is said.
+    own = act("accuse", "P08", reason="P08 voted with P03, I suspect him")
+    assert render([own], Role.VILLAGER) == "I suspect P08: P08 voted with P03, I suspect him."
+
+
+@pytest.mark.parametrize(
+    ("text", "counted"),
+    [
+        ("{p08->P09}.", True),
+        ("Kill SEAT tonight.", True),
+        ("P03 -> P05 tonight", True),
+        ("Kill P05 tonight, the seat by the door.", False),
+        ("Claim a role if they press you.", False),
+    ],
+)
+def test_a_text_in_the_prompts_notation_is_out_of_character(text: str, counted: bool) -> None:
+    whisper = DecisionRecord(seat="P01", player="llm", day=1, step="wolves", key="n1:wolves",
+                             options=("P05",), option="P05", text=text)  # fmt: skip
+    assert speech_out_of_character(whisper, Role.WEREWOLF, {}, []) is counted
+    assert out_of_character(text) is counted  # a free text is asked again
