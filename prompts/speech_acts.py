@@ -185,23 +185,38 @@ _WOLF_SIDE = re.compile(
 )
 
 
+# A wolf reciting the pack ("The werewolves are P04, P07, P08, P11, seat P08"): the
+# transcript's and its system prompt's line, said aloud by 6 of the wolves' speeches of ten
+# games (seeds 29-38, a3796b0). A good seat naming wolves accuses; a wolf knows them.
+_PACK = re.compile(r"\bthe (?:were)?wol(?:f|ves) (?:are|is) P\d{2}\b", re.I)
+
+
 def outs_itself(text: str, role: Role) -> bool:
-    """Whether a wolf's words say it is a wolf ("I am the werewolf, and I saved P01"). Said
+    """Whether a wolf's words say it is a wolf ("I am the werewolf, and I saved P01") or
+    recite the pack ("The werewolves are P04, P07, P08, P11"). Said
     to the table, no wolf would: the embedded model wrote its own role into an act's reason,
     its reasoning said aloud, in 22 of the 165 speeches of its wolves in ten games (seeds
     29-38, docs/benchmarks.md). To its teammates, in a whisper, it is harmless."""
-    return camp_of(role) is Camp.WOLF and (
-        _SELF_WOLF.search(text) is not None or _WOLF_SIDE.search(text) is not None
+    return camp_of(role) is Camp.WOLF and any(
+        pattern.search(text) is not None for pattern in (_SELF_WOLF, _WOLF_SIDE, _PACK)
     )
 
 
 # The prompt's own notation in a player's words: a placeholder of the answer line ("SEAT is
-# a werewolf"), braces ("{p08->P09}"), an arrow of the ledger's ballots. No player says these:
-# 3 of a random sample of 20 texts of ten embedded-model games (seeds 29-38).
-_NOTATION = re.compile(r"\b(?:SEAT|ROLE)\b|[{}]|->")
-# A reason that echoes a speech as the table heard it ("I have nothing to add: I suspect P08:
-# I have nothing to add"): a rendered phrase, not a reason.
-_ECHO = re.compile(r"\bI have nothing to add\b|\bI (?:suspect|trust) P\d{2}:")
+# a werewolf"), braces ("{p08->P09}"), an arrow of the ledger's ballots, its day marks ("P02
+# witch (day 1)", "(exiled day 1)"). No player says these: 3 of a random sample of 20 texts
+# of ten embedded-model games (seeds 29-38), and 2 of another after reasons became words.
+_NOTATION = re.compile(
+    r"\b(?:SEAT|ROLE)\b|[{}]|->|\((?:exiled |shot |exploded )?(?:day|night) \d+\)"
+)
+# A reason that echoes a speech as the table heard it, or the question's identity line: a
+# rendered phrase ("I have nothing to add: I suspect P08: I have nothing to add", "I am the
+# Witch, and I saved P07 from the wolves: I am the Witch, and I saved P07 ...") or "seat
+# P06", not a reason.
+_ECHO = re.compile(
+    r"\bI have nothing to add\b|\bI (?:suspect|trust) P\d{2}:|\bI am the Witch, and I saved\b"
+    r"|\bI am the Seer, and my check found\b|\bseat P\d{2}\b"
+)
 
 
 def copies_notation(text: str) -> bool:

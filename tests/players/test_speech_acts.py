@@ -355,6 +355,13 @@ def test_a_wolfs_reason_that_gives_it_away_is_not_said() -> None:
         ("election_speech", "I am on the wolf side, and I want to kill nobody.", "werewolf", True),
         ("discussion", "I'm with the wolves' team tonight.", "werewolf", True),
         ("discussion", "P03 is on the wolf side.", "werewolf", False),
+        (
+            "discussion",
+            "I have nothing to add: The werewolves are P04, P07, P08.",
+            "werewolf",
+            True,
+        ),
+        ("discussion", "I suspect P04: the werewolves are P04 and P07.", "villager", False),
     ],
 )
 def test_a_wolf_saying_aloud_what_it_is_or_two_roles_is_out_of_character(
@@ -379,6 +386,12 @@ def test_a_reason_in_the_prompts_notation_or_echoing_a_speech_is_not_said() -> N
     assert render([act("pass", reason="I have nothing to add")], Role.WITCH) == (
         "I have nothing to add."
     )
+    witch = act("saved", "P07", reason="I am the Witch, and I saved P07 from the wolves")
+    assert render([witch], Role.WITCH) == "I am the Witch, and I saved P07 from the wolves."
+    ledger = act("accuse", "P02", reason="I suspect P02 witch (day 1)")
+    assert render([ledger], Role.WEREWOLF) == "I suspect P02."
+    identity = act("vouch", "P06", reason="trust me, I am Wren and seat P06")
+    assert render([identity], Role.WEREWOLF) == "I trust P06."
     # A reason that accuses in words of its own is said.
     own = act("accuse", "P08", reason="P08 voted with P03, I suspect him")
     assert render([own], Role.VILLAGER) == "I suspect P08: P08 voted with P03, I suspect him."
@@ -390,6 +403,7 @@ def test_a_reason_in_the_prompts_notation_or_echoing_a_speech_is_not_said() -> N
         ("{p08->P09}.", True),
         ("Kill SEAT tonight.", True),
         ("P03 -> P05 tonight", True),
+        ("P01 is a werewolf and he saved you (exiled day 1).", True),
         ("Kill P05 tonight, the seat by the door.", False),
         ("Claim a role if they press you.", False),
     ],
