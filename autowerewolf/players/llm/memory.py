@@ -25,7 +25,8 @@ SPEECH_DIGEST_CHARS = 48
 # seats at every dawn, 20-27 s a seat at 30-65 prompt tokens/s. Folding every third dawn
 # (Day 4, 7 ...) spares most games of 3-5 days one or both of the folds that every other
 # dawn cost (about 1,100 tokens for each of the six slots of shared views at each), and
-# three days of structured speeches stay well inside a seat's slot (about 3,000 tokens).
+# three days of structured speeches stay well inside a slot (prompts of up to 3,413 tokens
+# in ten games, seeds 29-38; 3,275 with two days).
 FOLD_EVERY_DAYS = 3
 CLAIM = re.compile(r"\bI(?: am|'m)(?: the| a)? (seer|witch|hunter|guard|idiot|villager)\b", re.I)
 # A seat's own report of a check that found a wolf, as the speech renderer words it ("my
