@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from autowerewolf.players.llm.memory import CLAIM
+from autowerewolf.prompts.texts import read_yaml
 from autowerewolf.rules.roles import Camp, Role, camp_of
 
 # A speech is what the embedded model generates most of, one seat after another: each act is
@@ -214,9 +215,34 @@ _NOTATION = re.compile(
 # Witch, and I saved P07 from the wolves: I am the Witch, and I saved P07 ...") or "seat
 # P06", not a reason.
 _ECHO = re.compile(
-    r"\bI have nothing to add\b|\bI (?:suspect|trust) P\d{2}:|\bI am the Witch, and I saved\b"
-    r"|\bI am the Seer, and my check found\b|\bseat P\d{2}\b"
+    r"\bI(?: have|'ve) nothing to add\b|\bI (?:suspect|trust) P\d{2}:|\bI am not a wolf:"
+    r"|\bI am the Witch,? and I saved\b|\bI am the Seer, and my check found\b|\bseat P\d{2}\b",
+    re.I,
 )
+# Words in a row of a question's wording that make a reason a copy of it: the embedded
+# model's campaign reasons were "The table should trust you because you are a werewolf
+# and." ("say why the table should trust you"), 7 of 8 in one game of the final code.
+QUESTION_RUN_WORDS = 5
+_WORD = re.compile(r"[a-z']+")
+
+
+def _word_runs(text: str) -> set[tuple[str, ...]]:
+    words = _WORD.findall(text.lower())
+    n = QUESTION_RUN_WORDS
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+@lru_cache(maxsize=1)
+def _question_runs() -> frozenset[tuple[str, ...]]:
+    """The word runs of every question's wording (decisions.yaml)."""
+    return frozenset(
+        run for text in read_yaml("decisions.yaml").values() for run in _word_runs(str(text))
+    )
+
+
+def copies_question(text: str) -> bool:
+    """Whether a text repeats QUESTION_RUN_WORDS words in a row of a question's wording."""
+    return bool(_word_runs(text) & _question_runs())
 
 
 def copies_notation(text: str) -> bool:
@@ -254,7 +280,8 @@ def _says_itself(act: dict[str, str], reason: str, role: Role) -> bool:
 
 def _reason(act: dict[str, str], role: Role) -> str:
     reason = whole(str(act.get("reason") or "")).strip(" .")
-    if _says_itself(act, reason, role) or copies_notation(reason) or _ECHO.search(reason):
+    copied = copies_notation(reason) or _ECHO.search(reason) or copies_question(reason)
+    if _says_itself(act, reason, role) or copied:
         # A good seat is offered no lie among its acts (`phrases`), and its reason tells none
         # either: on the embedded model these reasons were mostly copies of another's claim
         # ("I'm the Witch, and I saved P09"), 8 of the 15 texts out of character in ten games.

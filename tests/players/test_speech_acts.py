@@ -392,6 +392,15 @@ def test_a_reason_in_the_prompts_notation_or_echoing_a_speech_is_not_said() -> N
     assert render([ledger], Role.WEREWOLF) == "I suspect P02."
     identity = act("vouch", "P06", reason="trust me, I am Wren and seat P06")
     assert render([identity], Role.WEREWOLF) == "I trust P06."
+    question = act("vouch", "P06", reason="The table should trust you because you are a")
+    assert render([question], Role.VILLAGER) == "I trust P06."
+    denial = act("pass", reason="I am not a wolf: The table should trust you")
+    assert render([denial], Role.VILLAGER) == "I have nothing to add."
+    again = act("saved", "P03", reason="I am the witch and I saved P01 from the wolves: The")
+    assert render([again], Role.WEREWOLF) == "I am the Witch, and I saved P03 from the wolves."
+    assert render([act("defend", reason="but I've nothing to add")], Role.SEER) == (
+        "I am not a wolf."
+    )
     # A reason that accuses in words of its own is said.
     own = act("accuse", "P08", reason="P08 voted with P03, I suspect him")
     assert render([own], Role.VILLAGER) == "I suspect P08: P08 voted with P03, I suspect him."
