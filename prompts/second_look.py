@@ -6,7 +6,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.choices import Known, kills_without_evidence, seat_against_own_side
@@ -18,6 +17,7 @@ from autowerewolf.prompts.speech_acts import (
     copies_notation,
     outs_itself,
 )
+from autowerewolf.prompts.texts import read_text, word_runs
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.steps import STEPS
 from autowerewolf.rules.views import SeatView
@@ -25,7 +25,6 @@ from autowerewolf.rules.views import SeatView
 # A speech that repeats this many words in a row of its prompt copies it (the embedded model
 # recited the self-explosion rule as its speech in 44 of 47 speeches of one game).
 COPY_RUN_WORDS = 8
-_WORD = re.compile(r"[a-z0-9']+")
 _TEMPLATES = ("rules.md", "roles.yaml", "decisions.yaml", "strategy.yaml")
 
 
@@ -67,15 +66,13 @@ _RAMBLING = re.compile(r"\b([a-z]{3,})\b(?:\W+\1\b){2,}", re.IGNORECASE)
 
 
 def _runs(text: str) -> set[tuple[str, ...]]:
-    words = _WORD.findall(text.lower())
-    return {tuple(words[i : i + COPY_RUN_WORDS]) for i in range(len(words) - COPY_RUN_WORDS + 1)}
+    return word_runs(text, COPY_RUN_WORDS)
 
 
 @cache
 def _template_runs() -> frozenset[tuple[str, ...]]:
     """The word runs of every fixed prompt text (rules, roles, decisions, strategies)."""
-    folder = files("autowerewolf.prompts")
-    return frozenset(r for name in _TEMPLATES for r in _runs(folder.joinpath(name).read_text()))
+    return frozenset(r for name in _TEMPLATES for r in _runs(read_text(name)))
 
 
 def copies_prompt(text: str, prompt: str = "") -> bool:

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from autowerewolf.players.llm.memory import CLAIM
-from autowerewolf.prompts.texts import read_yaml
+from autowerewolf.prompts.texts import read_yaml, word_runs
 from autowerewolf.rules.roles import Camp, Role, camp_of
 
 # A speech is what the embedded model generates most of, one seat after another: each act is
@@ -186,9 +186,10 @@ _WOLF_SIDE = re.compile(
 )
 
 
-# A wolf reciting the pack ("The werewolves are P04, P07, P08, P11, seat P08"): the
-# transcript's and its system prompt's line, said aloud by 6 of the wolves' speeches of ten
-# games (seeds 29-38, a3796b0). A good seat naming wolves accuses; a wolf knows them.
+# A wolf naming the pack ("The werewolves are P04, P07, P08, P11, seat P08"): the
+# transcript's line said aloud, in 5-17 of the wolves' 173-181 speeches of each of four sets
+# of ten games (seeds 29-38, docs/benchmarks.md). A good seat naming wolves accuses; a wolf
+# knows them.
 _PACK = re.compile(r"\bthe (?:were)?wol(?:f|ves) (?:are|is) P\d{2}\b", re.I)
 
 
@@ -223,26 +224,18 @@ _ECHO = re.compile(
 # model's campaign reasons were "The table should trust you because you are a werewolf
 # and." ("say why the table should trust you"), 7 of 8 in one game of the final code.
 QUESTION_RUN_WORDS = 5
-_WORD = re.compile(r"[a-z']+")
-
-
-def _word_runs(text: str) -> set[tuple[str, ...]]:
-    words = _WORD.findall(text.lower())
-    n = QUESTION_RUN_WORDS
-    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
 @lru_cache(maxsize=1)
 def _question_runs() -> frozenset[tuple[str, ...]]:
     """The word runs of every question's wording (decisions.yaml)."""
-    return frozenset(
-        run for text in read_yaml("decisions.yaml").values() for run in _word_runs(str(text))
-    )
+    templates = read_yaml("decisions.yaml").values()
+    return frozenset(run for text in templates for run in word_runs(str(text), QUESTION_RUN_WORDS))
 
 
 def copies_question(text: str) -> bool:
     """Whether a text repeats QUESTION_RUN_WORDS words in a row of a question's wording."""
-    return bool(_word_runs(text) & _question_runs())
+    return bool(word_runs(text, QUESTION_RUN_WORDS) & _question_runs())
 
 
 def copies_notation(text: str) -> bool:

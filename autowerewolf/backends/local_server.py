@@ -177,19 +177,25 @@ class LocalServer(_Service):
     def seat_slots(self) -> int:
         """The slots that seats of views of their own are pinned to, the first ones; then
         those of shared views, and the last one is for every other caller."""
-        return max(1, self.parallel - 1 - SHARED_SLOTS)
+        return max(1, self.spare_slot - SHARED_SLOTS)
+
+    @property
+    def spare_slot(self) -> int:
+        """The last slot: every caller that is no seat (the narrator, a study), and where the
+        rules text is computed once before it is copied into the others."""
+        return self.parallel - 1
 
     def shared_slot(self, n: int) -> int:
         """The slot of the `n`-th shared view (from 0); a seat slot if there are too few."""
-        count = self.parallel - 1 - self.seat_slots
+        count = self.spare_slot - self.seat_slots
         return self.seat_slots + n % count if count > 0 else n % self.seat_slots
 
     def prime(self, text: str) -> None:
         """Start the prompt cache of every seat's and shared view's slot with `text`, the
         system prompt's start that every seat of a table shares (backends/slots.py)."""
         if self._primer is None:
-            self._primer = SlotPrimer(self.root_url, self.alias, self.parallel - 1)
-        self._primer.prime(range(self.parallel - 1), text)
+            self._primer = SlotPrimer(self.root_url, self.alias, self.spare_slot)
+        self._primer.prime(range(self.spare_slot), text)
 
     def stop(self) -> None:
         super().stop()

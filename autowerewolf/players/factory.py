@@ -87,7 +87,7 @@ class ModelPool:
                     self._local = LocalServer()
                 local = self._local.start()
                 if seat is None:
-                    slot = local.parallel - 1
+                    slot = local.spare_slot
                 elif isinstance(seat, str):
                     slot = local.shared_slot(self._shared.setdefault(seat, len(self._shared)))
                 else:
