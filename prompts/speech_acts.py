@@ -150,8 +150,11 @@ def whole(text: str, cap: int = REASON_CHARS) -> str:
 
 
 # A good seat calling itself a wolf: the embedded model's villager said "You are the
-# villager and I am the werewolf" (1 of 312 good seats' texts in eleven games).
-_SELF_WOLF = re.compile(r"\bI(?: am|'m)(?: the| a| one of the)? (?:were)?wol(?:f|ves)\b(?!')", re.I)
+# villager and I am the werewolf" (1 of 312 good seats' texts in eleven games); a villager's
+# last words "I was a werewolf, so I was not the one who was exposed" (the README's game).
+_SELF_WOLF = re.compile(
+    r"\bI(?: am|'m| was)(?: the| a| one of the)? (?:were)?wol(?:f|ves)\b(?!')", re.I
+)
 # A power claimed by its use, not its name: "P01 is the witch, and I saved P03" from a
 # villager (6 of 343 good seats' texts in twelve games said a save no rule counted).
 _POWER_USED = {

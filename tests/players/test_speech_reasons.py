@@ -30,6 +30,7 @@ def test_a_good_seat_claiming_a_role_it_does_not_hold_is_out_of_character() -> N
     assert claims_another_role(mixed_up, Role.VILLAGER)
     assert not claims_another_role(mixed_up, Role.WEREWOLF)  # said by a wolf: a slip, or bait
     assert not claims_another_role("I am not a wolf: ask P03.", Role.SEER)
+    assert claims_another_role("I suspect P04: I was a werewolf, so I was not.", Role.VILLAGER)
     assert not claims_another_role("I am one of the wolves' targets.", Role.VILLAGER)
     # A power claimed by its use: a save from a villager, a check from a Hunter.
     used = "I suspect P01: P01 is the witch, and I am the one who saved P03 from."
