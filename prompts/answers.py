@@ -8,12 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from autowerewolf.prompts.speech_acts import (
-    ACTS_REASONING_CHARS,
-    REASON_CHARS,
-    speech_field,
-    words_field,
-)
+from autowerewolf.prompts.grounds import NO_GROUND
+from autowerewolf.prompts.speech_acts import ACTS_REASONING_CHARS, ground_field, speech_field
 from autowerewolf.rules.steps import TextKind
 
 
@@ -79,17 +75,20 @@ def answer_schema(
     options: tuple[str, ...],
     bounds: Bounds = COMPACT,
     offered: tuple[str, ...] = (),
+    grounds: tuple[str, ...] = (NO_GROUND,),
 ) -> type[AnswerBase]:
     """The schema of one decision: private reasoning first (so the model thinks before it
     chooses; none if `bounds.reasoning` is 0), `choice` among `options`, plus the step's
     free text (a speech or a wolf message) if it takes one; with `bounds.speech_acts`, a
     speech is an act among the `offered` phrases (speech_acts.phrases) instead, and a wolf
-    message a short reason."""
+    message a ground, each ground among the `grounds` (prompts/grounds.py)."""
     if not (text == "speech" and bounds.speech_acts):
         # Unused, so not part of the cache key: every vote with the same options shares
         # one class whoever is alive (a miss costs ~1 ms of CPU, a tenth of a call's).
         offered = ()
-    return _answer_schema(text, options, bounds, offered)
+    if not (text in ("speech", "message") and bounds.speech_acts):
+        grounds = ()
+    return _answer_schema(text, options, bounds, offered, grounds)
 
 
 @lru_cache(maxsize=SCHEMA_CACHE_SIZE)
@@ -98,16 +97,17 @@ def _answer_schema(
     options: tuple[str, ...],
     bounds: Bounds,
     offered: tuple[str, ...],
+    grounds: tuple[str, ...],
 ) -> type[AnswerBase]:
     acts = text == "speech" and bounds.speech_acts and bool(offered)
-    # A structured speech's acts carry their own reasons (speech_acts.py).
+    # A structured speech's acts carry their own grounds (speech_acts.py).
     reasoning = min(bounds.reasoning, ACTS_REASONING_CHARS) if acts else bounds.reasoning
     fields: dict[str, object] = {
         **reasoning_field(reasoning, "Private thoughts; nobody else ever sees them."),
         "choice": (Literal[options], Field(description="One of the legal choices.")),
     }
     if acts:
-        fields["acts"] = speech_field(offered)
+        fields["acts"] = speech_field(offered, grounds)
     elif text == "speech":
         fields["speech"] = (
             str,
@@ -117,12 +117,10 @@ def _answer_schema(
             ),
         )
     if text == "message" and bounds.speech_acts:
-        # A structured speaker's whisper is one reason, like an act's: longer, the embedded
-        # model's messages recited the day's speeches or trailed off mid-sentence.
-        fields["message"] = words_field(
-            min(bounds.message, REASON_CHARS),
-            "Why this target, in a few words, to your fellow wolves.",
-        )
+        # A structured speaker's whisper is its choice and a ground, like an act's: free,
+        # the embedded model's messages recited the day's speeches or trailed off
+        # mid-sentence, and its 60-character reasons said "I am P05, seat P01, the Werewolf".
+        fields["because"] = ground_field(grounds, "The fact your choice rests on.")
     elif text == "message":
         fields["message"] = (
             str,

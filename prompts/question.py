@@ -42,18 +42,26 @@ ANSWER_LINES: dict[str | None, str] = {
     # A structured speech (speech_acts.py): the grammar offers the phrases; this says what
     # they are, with placeholders (a small model copies the seat ids it reads).
     "acts": (
-        "your choice, then your speech as one act: a few words of reason, then a phrase "
-        "(accuse SEAT, vouch SEAT, claim ROLE, check SEAT wolf or good, saved SEAT, defend, "
-        "follow_sheriff, pass)."
+        "your choice, then your speech as one act: the fact it rests on (a claim, a report, "
+        "an accusation or a vote you saw), then a phrase (accuse SEAT, vouch SEAT, claim "
+        "ROLE, check SEAT wolf or good, saved SEAT, defend, follow_sheriff, pass)."
     ),
     "message": "your choice, then your message: what you whisper to your fellow wolves.",
+    # A structured speaker's whisper (prompts/answers.py).
+    "grounds": (
+        "your choice, then the fact it rests on (a claim, a report, an accusation or a vote "
+        "you saw): your fellow wolves hear both."
+    ),
 }
 
 
 def answer_line(text: TextKind | None, acts: bool, reasoning: bool) -> str:
     """What the answer holds, in the schema's order (prompts/answers.py)."""
     first = "your private reasoning first, then " if reasoning else ""
-    return f"Answer with {first}{ANSWER_LINES['acts' if acts and text == 'speech' else text]}"
+    line: str | None = text
+    if acts and text is not None:
+        line = "acts" if text == "speech" else "grounds"
+    return f"Answer with {first}{ANSWER_LINES[line]}"
 
 
 _IDENTITY = "(You are {name}, seat {seat}, the {role}.)"

@@ -124,16 +124,22 @@ def speech_out_of_character(
     an apology, a recited prompt, acts against what the seat knew then (`checks`, `saved`:
     its results up to that day), a good seat's claim of a role it does not hold, or, said
     aloud, a wolf's own role or two power roles claimed at once.
-    The last three are judged here only: no second look asks again for them, and a
-    structured speech's reason never says them (`speech_acts.render`)."""
+    An answer resting on grounds (acts or a whisper, prompts/grounds.py) is the renderer's
+    words around the model's choices: only its acts are judged, as two seats citing one
+    fact say one sentence, which is no copy. Acts with a free reason (games before grounds)
+    are judged as free text too."""
     if not record.text:
         return False
-    acts = (record.data or {}).get("acts") or []
+    data = record.data or {}
+    acts = data.get("acts") or []
+    wrong = contradiction(acts, role, checks, saved) is not None
+    if "because" in data or any("because" in act for act in acts):
+        return wrong
     spec = STEPS.get(record.step)
     aloud = spec is None or spec.text != "message"  # a wolves' whisper is among teammates
     return (
         out_of_character(record.text, record.prompt or "")
-        or contradiction(acts, role, checks, saved) is not None
+        or wrong
         or claims_another_role(record.text, role)
         or (aloud and (outs_itself(record.text, role) or claims_two_roles(record.text)))
     )

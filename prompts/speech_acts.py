@@ -1,8 +1,9 @@
 """Structured speeches: a small model's speech as a few acts (claim a role, report a check
 or a save, accuse, defend, vouch for, follow the sheriff, pass), each with a target chosen
-among the legal seats and a short free reason, rendered here into the sentence the table
-hears. In the spirit of structured discussion tags: a 0.5B model that fills a free speech
-box copies the prompt or apologises; one that picks acts plays (docs/agents.md).
+among the legal seats and a ground among the public facts (prompts/grounds.py), rendered
+here into the sentence the table hears; a structured speaker's wolf whisper is its target
+and a ground. In the spirit of structured discussion tags: a 0.5B model that fills a free
+speech box copies the prompt or apologises; one that picks acts plays (docs/agents.md).
 
 The acts are recorded with the speech (`data["acts"]`), so the metrics can read them, and
 a seat's own act that contradicts what it knows (a Seer reporting a check she never made)
@@ -17,30 +18,29 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from autowerewolf.players.llm.memory import CLAIM
-from autowerewolf.prompts.texts import read_yaml, word_runs
+from autowerewolf.prompts.grounds import NO_GROUND, named
 from autowerewolf.rules.roles import Camp, Role, camp_of
 
 # A speech is what the embedded model generates most of, one seat after another: each act is
-# one short phrase ("accuse P03") and a short reason. Acts as objects of five fields
+# one short phrase ("accuse P03") and its ground. Acts as objects of five fields
 # (act, seat, role, result, reason) with three of them "none" most of the time took 110-260
 # generated tokens for three acts, and still about 140 for two phrases; and the embedded
 # model's second act mostly repeated its first ("I saved P01: X. I saved P01: X.") or took
 # it back ("I suspect P02 ... I trust P02"). A check or a save says the role it implies.
 MAX_ACTS = 1
-REASON_CHARS = 60
-# The speech's private reasoning: short, as each act has its reason.
+# The speech's private reasoning: short, as each act has its ground.
 ACTS_REASONING_CHARS = 60
 Act = Literal["claim", "check", "saved", "accuse", "defend", "vouch", "follow_sheriff", "pass"]
 ACTS: tuple[str, ...] = Act.__args__  # type: ignore[attr-defined]
 RESULTS = ("wolf", "good")
-_ABOUT_A_SEAT = ("accuse", "vouch", "saved")
-_ALONE = ("defend", "follow_sheriff", "pass")
+_ABOUT_A_SEAT = ("accuse", "vouch", "check", "saved")
+_ALONE = ("defend", "follow_sheriff", "pass")  # pass last
 ACT_HELP = (
     "Each act says one thing: 'claim ROLE' (your role is ROLE), 'check SEAT wolf|good' (you "
     "checked SEAT last night and found it), 'saved SEAT' (you saved SEAT last night), "
     "'accuse SEAT' (you suspect SEAT), 'vouch SEAT' (you trust SEAT), 'defend' (you are not "
     "a wolf), 'follow_sheriff' (you vote with the sheriff), 'pass' (nothing to add); "
-    "`reason`: a few words of your own on why."
+    f"`because`: the fact you saw that it rests on, or '{NO_GROUND}'."
 )
 
 
@@ -48,15 +48,9 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def words_field(chars: int, description: str) -> Any:
-    """A short text of words, at most `chars` characters: a reason, a structured speaker's
-    whisper. Its pattern, which a grammar-constrained server enforces, allows no brace, quote,
-    backslash or control character: free, the embedded model wrote JSON and format
-    placeholders into them ('{"whisper": ...', "{player} is good (night 1)") in 42 of the
-    646 texts of ten games (seeds 29-38, docs/benchmarks.md). llama.cpp reads a pattern,
-    not a maxLength beside it, so the length is in the pattern too."""
-    pattern = r'^[^{}"\\\x00-\x1f\x7f]{0,' + str(chars) + "}$"
-    return (str, Field(max_length=chars, pattern=pattern, description=description))
+def ground_field(grounds: tuple[str, ...], description: str) -> tuple[Any, Any]:
+    """A ground among the `grounds` offered (prompts/grounds.py)."""
+    return (Literal[grounds], Field(description=description))
 
 
 def phrases(
@@ -66,13 +60,19 @@ def phrases(
     roles: Sequence[str],
     checks: Mapping[str, str] | None = None,
     saved: Sequence[str] = (),
+    grounds: Sequence[str] = (NO_GROUND,),
 ) -> tuple[str, ...]:
     """Every act `seat` (holding `role`) may say about the living `seats`, as its phrase.
     A good seat is offered only what it knows to be true: its own role to claim, the Seer her
     own results, the Witch her own cures. The embedded model's villagers "saved" seats and
     its Seers reported checks they never made when every phrase was on offer; a good seat
     has no reason to lie, so the menu, not a second look, keeps its speech in character. A
-    wolf may bluff any good role, any check and any save."""
+    wolf may bluff any good role, any check and any save.
+    With `grounds` to speak to (prompts/grounds.py), a seat may not pass: offered a ground
+    and then every act, the embedded model passed in 83-94% of good seats' speeches over
+    three pilot games (seed 29), against 58% when a free reason came first (ten games,
+    docs/benchmarks.md)."""
+    alone = _ALONE if tuple(grounds) == (NO_GROUND,) else _ALONE[:-1]
     others = [s for s in seats if s != seat]
     if camp_of(role) is Camp.GOOD:
         reports = tuple(f"check {s} {r}" for s, r in (checks or {}).items() if s in others)
@@ -88,28 +88,29 @@ def phrases(
         *reports,
         *cures,
         *(f"claim {r}" for r in claims),
-        *_ALONE,
+        *alone,
     )
 
 
 @lru_cache(maxsize=256)
-def acts_schema(offered: tuple[str, ...]) -> type[BaseModel]:
-    """One act: a short reason, then its phrase among the `offered` ones. The reason comes
-    first so the phrase follows from it: asked the phrase first, the embedded model often
-    passed and then wrote an accusation as its reason ("I have nothing to add: I suspect
-    P01"). Replayed on 24 saved speeches, 14 passed and 6 accused with the reason first,
-    against 16-17 and 1-3 with the phrase first (docs/benchmarks.md)."""
+def acts_schema(offered: tuple[str, ...], grounds: tuple[str, ...]) -> type[BaseModel]:
+    """One act: its ground among the `grounds`, then its phrase among the `offered` ones. The
+    ground comes first so the phrase follows from it: asked the phrase first, the embedded
+    model often passed and then wrote an accusation as its reason ("I have nothing to add:
+    I suspect P01"). Replayed on 24 saved speeches, 14 passed and 6 accused with a free
+    reason first, against 16-17 and 1-3 with the phrase first (docs/benchmarks.md)."""
     fields: dict[str, Any] = {
-        "reason": words_field(REASON_CHARS, "Why, in a few words."),
+        "because": ground_field(grounds, "The fact it rests on."),
         "say": (Literal[offered], Field(description="The act.")),
     }
     return create_model("SpeechAct", __base__=_Strict, **fields)
 
 
-def speech_field(offered: tuple[str, ...]) -> tuple[Any, Any]:
-    """The `acts` field of a speech answer: its act among the `offered` phrases (a list of
-    MAX_ACTS, so records keep one shape if a larger model is given more)."""
-    act = acts_schema(offered)
+def speech_field(offered: tuple[str, ...], grounds: tuple[str, ...]) -> tuple[Any, Any]:
+    """The `acts` field of a speech answer: its act among the `offered` phrases, its ground
+    among the `grounds` (a list of MAX_ACTS, so records keep one shape if a larger model is
+    given more)."""
+    act = acts_schema(offered, grounds)
     return (
         list[act],  # type: ignore[valid-type]
         Field(min_length=1, max_length=MAX_ACTS, description=f"Your speech, as acts. {ACT_HELP}"),
@@ -117,8 +118,9 @@ def speech_field(offered: tuple[str, ...]) -> tuple[Any, Any]:
 
 
 def spoken(said: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
-    """The acts of an answer (`{"reason": ..., "say": "check P05 wolf"}`) as the records
-    keep them: act, seat, role, result ("none" where it has none) and reason."""
+    """The acts of an answer (`{"because": ..., "say": "check P05 wolf"}`) as the records
+    keep them: act, seat, role, result ("none" where it has none) and its ground (because).
+    Acts of games before grounds kept a free `reason` instead."""
     acts = []
     for item in said:
         kind, *rest = str(item.get("say", "pass")).split()
@@ -129,24 +131,8 @@ def spoken(said: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
             act["seat"], act["result"] = rest
         elif kind in _ABOUT_A_SEAT and rest:
             act["seat"] = rest[0]
-        acts.append({**act, "reason": str(item.get("reason") or "")})
+        acts.append({**act, "because": str(item.get("because") or NO_GROUND)})
     return acts
-
-
-_SENTENCE_END = re.compile(r"[.!?](?=\s)")
-
-
-def whole(text: str, cap: int = REASON_CHARS) -> str:
-    """A text that its length cap cut mid-sentence, back to its last whole sentence, or
-    with none to its last whole word. The grammar closes a string at its cap wherever the
-    model is: the embedded model's 60-character whispers ended "... I will not be myself,"."""
-    text = " ".join(text.split())
-    if len(text) < cap - 3 or text.endswith((".", "!", "?")):
-        return text
-    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
-    if ends and ends[-1] >= 12:
-        return text[: ends[-1]]
-    return text.rsplit(" ", 1)[0].rstrip(",;:") if " " in text else text
 
 
 # A good seat calling itself a wolf: the embedded model's villager said "You are the
@@ -214,31 +200,6 @@ def outs_itself(text: str, role: Role) -> bool:
 _NOTATION = re.compile(
     r"\b(?:SEAT|ROLE)\b|[{}]|->|\((?:exiled |shot |exploded )?(?:day|night) \d+\)"
 )
-# A reason that echoes a speech as the table heard it, or the question's identity line: a
-# rendered phrase ("I have nothing to add: I suspect P08: I have nothing to add", "I am the
-# Witch, and I saved P07 from the wolves: I am the Witch, and I saved P07 ...") or "seat
-# P06", not a reason.
-_ECHO = re.compile(
-    r"\bI(?: have|'ve) nothing to add\b|\bI (?:suspect|trust) P\d{2}:|\bI am not a wolf:"
-    r"|\bI am the Witch,? and I saved\b|\bI am the Seer, and my check found\b|\bseat P\d{2}\b",
-    re.I,
-)
-# Words in a row of a question's wording that make a reason a copy of it: the embedded
-# model's campaign reasons were "The table should trust you because you are a werewolf
-# and." ("say why the table should trust you"), 7 of 8 in one game of the final code.
-QUESTION_RUN_WORDS = 5
-
-
-@lru_cache(maxsize=1)
-def _question_runs() -> frozenset[tuple[str, ...]]:
-    """The word runs of every question's wording (decisions.yaml)."""
-    templates = read_yaml("decisions.yaml").values()
-    return frozenset(run for text in templates for run in word_runs(str(text), QUESTION_RUN_WORDS))
-
-
-def copies_question(text: str) -> bool:
-    """Whether a text repeats QUESTION_RUN_WORDS words in a row of a question's wording."""
-    return bool(word_runs(text, QUESTION_RUN_WORDS) & _question_runs())
 
 
 def copies_notation(text: str) -> bool:
@@ -258,61 +219,69 @@ def claims_two_roles(text: str) -> bool:
     return len(claimed_roles(text)) >= 2
 
 
-# The role an act says its speaker holds.
-_ROLE_OF_ACT = {"check": Role.SEER.value, "saved": Role.WITCH.value}
+# A claim ground's role ("P04 claimed to be the Seer"): a counterclaim rests on it.
+_CLAIM_GROUND = re.compile(r"claimed to be (?:the|a) (\w+)$")
 
 
-def _says_itself(act: dict[str, str], reason: str, role: Role) -> bool:
-    """Whether an act's reason gives the speaker away: a good seat's claim of a role it does
-    not hold, a wolf's own role, or a role beside the one the act claims."""
-    acted = act.get("role") if act["act"] == "claim" else _ROLE_OF_ACT.get(act["act"])
-    bluffs = 0 if acted else 1  # an act that claims no role leaves room for one in its reason
-    return (
-        claims_another_role(reason, role)
-        or outs_itself(reason, role)
-        or len(claimed_roles(reason) - {acted}) > bluffs
-    )
+def backs(act: Mapping[str, str], speaker: str) -> bool:
+    """Whether an act's ground bears on it, so it is said: a ground about the act's seat
+    (not the speaker's own doing), about the speaker for a defence or a claim, or another's
+    claim of the role claimed. A ground about someone else ("I suspect P05: P02 claimed to
+    be the Seer") reads as nonsense, so the table hears the act alone, and the record keeps
+    the ground."""
+    ground = act.get("because") or NO_GROUND
+    if ground == NO_GROUND:
+        return False
+    seats = named(ground)
+    kind = act["act"]
+    if kind in _ABOUT_A_SEAT:
+        # Its own doing is no evidence about another: "I suspect P06: I suspected P06."
+        return act.get("seat") in seats and not ground.startswith(f"{speaker} ")
+    counterclaim = _CLAIM_GROUND.search(ground)
+    if kind == "claim" and counterclaim and counterclaim.group(1).lower() == act.get("role"):
+        return True
+    return kind in ("defend", "claim") and speaker in seats
 
 
-def _reason(act: dict[str, str], role: Role) -> str:
-    reason = whole(str(act.get("reason") or "")).strip(" .")
-    copied = copies_notation(reason) or _ECHO.search(reason) or copies_question(reason)
-    if _says_itself(act, reason, role) or copied:
-        # A good seat is offered no lie among its acts (`phrases`), and its reason tells none
-        # either: on the embedded model these reasons were mostly copies of another's claim
-        # ("I'm the Witch, and I saved P09"), 8 of the 15 texts out of character in ten games.
-        # Nor does a wolf's reason say its own role or a second one (`outs_itself`), nor any
-        # reason the prompt's notation or a rendered phrase. The reason stays in the record's
-        # acts.
-        return "."
-    return f": {reason}." if reason else "."
+def spoken_ground(ground: str, speaker: str) -> str:
+    """A ground as `speaker` says it: a fact about its own doing in the first person."""
+    return "I" + ground.removeprefix(speaker) if ground.startswith(f"{speaker} ") else ground
 
 
-def render_act(act: dict[str, str], role: Role) -> str:
-    """One act as the sentence the table hears from a seat holding `role`."""
+def render_act(act: dict[str, str], speaker: str) -> str:
+    """One act as the sentence the table hears from `speaker`."""
     kind, seat, claimed, result = act["act"], act.get("seat"), act.get("role"), act.get("result")
     about = seat if seat and seat != "none" else None
+    end = f": {spoken_ground(act['because'], speaker)}." if backs(act, speaker) else "."
     if kind == "claim" and claimed and claimed != "none":
-        return f"I am the {claimed}" + _reason(act, role)
+        return f"I am the {claimed}{end}"
     if kind == "check" and about and result and result != "none":
         found = "a wolf" if result == "wolf" else "good"
-        return f"I am the Seer, and my check found {about} {found}" + _reason(act, role)
+        return f"I am the Seer, and my check found {about} {found}{end}"
     if kind == "saved" and about:
-        return f"I am the Witch, and I saved {about} from the wolves" + _reason(act, role)
+        return f"I am the Witch, and I saved {about} from the wolves{end}"
     if kind == "accuse" and about:
-        return f"I suspect {about}" + _reason(act, role)
+        return f"I suspect {about}{end}"
     if kind == "vouch" and about:
-        return f"I trust {about}" + _reason(act, role)
+        return f"I trust {about}{end}"
     if kind == "defend":
-        return "I am not a wolf" + _reason(act, role)
+        return f"I am not a wolf{end}"
     if kind == "follow_sheriff":
-        return "I will vote with the sheriff" + _reason(act, role)
-    return "I have nothing to add" + _reason(act, role)
+        return "I will vote with the sheriff."
+    return "I have nothing to add."
 
 
-def render(acts: Sequence[dict[str, str]], role: Role) -> str:
-    """A structured speech of a seat holding `role` as one paragraph."""
-    return " ".join(render_act(act, role) for act in acts) or "I have nothing to add."
+def render(acts: Sequence[dict[str, str]], speaker: str) -> str:
+    """A structured speech of `speaker` as one paragraph."""
+    return " ".join(render_act(act, speaker) for act in acts) or "I have nothing to add."
+
+
+def render_whisper(target: str, ground: str) -> str:
+    """A structured speaker's whisper to its fellow wolves: its target, and its ground where
+    the ground is about that target."""
+    if target not in named(ground):
+        return f"Let us kill {target}." if named(target) else "Let us kill nobody tonight."
+    return f"Let us kill {target}: {ground}."
 
 
 def contradiction(

@@ -5,13 +5,11 @@ whitespace anywhere JSON allows it, and the embedded model spends it: a vote cam
 fenced, indented block of 17-19 tokens where `{"choice":"P06"}` is 9 (docs/benchmarks.md).
 This grammar admits exactly one spelling of each answer, the compact one, with the
 properties in the schema's order. It covers the shapes pydantic writes for our schemas
-(objects whose properties are all required, strings with an enum, a const, a length
-bound or a pattern of one character class repeated, small integer ranges, arrays, `$defs`
-references); any other shape raises
+(objects whose properties are all required, strings with an enum, a const or a length
+bound, small integer ranges, arrays, `$defs` references); any other shape raises
 `UnsupportedSchema` and the caller keeps the server's own conversion."""
 
 import json
-import re
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -39,26 +37,6 @@ def json_literal(value: object) -> str:
     return literal(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
-# The one pattern shape covered: a character class repeated a bounded number of times
-# (prompts.speech_acts.words_field), written the same in a regex and in GBNF.
-_CLASS_RUN = re.compile(r"\^(\[\^[^\]]+\])\{(\d+),(\d+)\}\$")
-# What a JSON string may hold only escaped: the class must refuse all of it.
-_NEEDS_ESCAPE = ('"', "\\", "\x00", "\x1f", "\x7f")
-
-
-def word_class(pattern: str) -> tuple[str, str]:
-    """The character class and the repetition of a `pattern` that repeats one class; the
-    class must refuse every character a JSON string holds only escaped, so that each of
-    them is written raw."""
-    found = _CLASS_RUN.fullmatch(pattern)
-    if found is None:
-        raise UnsupportedSchema(f"a pattern other than one class repeated: {pattern}")
-    chars, low, high = found.groups()
-    if any(re.fullmatch(chars, char) for char in _NEEDS_ESCAPE):
-        raise UnsupportedSchema(f"a class that allows a character JSON escapes: {chars}")
-    return chars, f"{{{low},{high}}}"
-
-
 def compact_json_grammar(schema: dict[str, Any]) -> str:
     """The GBNF grammar of `schema`'s compact JSON (a pydantic `model_json_schema()`)."""
     definitions: dict[str, Any] = schema.get("$defs", {})
@@ -76,10 +54,7 @@ def compact_json_grammar(schema: dict[str, Any]) -> str:
 
     def string(node: dict[str, Any]) -> str:
         if "pattern" in node:
-            chars, repeat = word_class(node["pattern"])
-            if rules.setdefault("word-char", chars) != chars:
-                raise UnsupportedSchema("two different character classes")
-            return f'"\\"" word-char{repeat} "\\""'
+            raise UnsupportedSchema("a string with a pattern")
         low, high = node.get("minLength", 0), node.get("maxLength")
         rules["char"] = CHAR_RULE
         repeat = f"{{{low},{high}}}" if high is not None else f"{{{low},}}"

@@ -21,6 +21,7 @@ from autowerewolf.backends.usage import usage_from_message
 from autowerewolf.players.factory import ModelPool
 from autowerewolf.prompts.answers import BUDGETS, answer_schema
 from autowerewolf.prompts.estimates import estimates_schema
+from autowerewolf.prompts.grounds import NO_GROUND
 from tests.servers.local_extra import require_local_extra
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
@@ -117,16 +118,18 @@ def test_every_answer_shape_comes_back_compact_under_the_grammar(server: LocalSe
     assert usage_from_message(vote.invoke(PROMPT)["raw"])["completion_tokens"] <= 10
 
 
-def test_a_reason_or_whisper_asked_for_json_comes_back_as_words(server: LocalServer) -> None:
-    # Free, the embedded model wrote JSON and placeholders into them ('{"whisper": ...',
-    # "{player} is good"): their pattern, in the compact grammar, allows none of it.
+def test_a_ground_asked_for_json_comes_back_as_one_offered(server: LocalServer) -> None:
+    # Free, the embedded model wrote JSON and placeholders into its reasons and whispers
+    # ('{"whisper": ...', "{player} is good"): a structured answer's ground is one of those
+    # offered (prompts/grounds.py), which the compact grammar spells whole.
     chat = local_model(server, temperature=0.7)
     acts = replace(BUDGETS["focused"], speech_acts=True)
+    offered = ("P04 claimed to be the Seer", "P01 voted to exile P04 on day 1", NO_GROUND)
     shapes = [
         answer_schema(
-            "speech", ("speak",), acts.for_decision("discussion"), ("pass", "accuse P04")
+            "speech", ("speak",), acts.for_decision("discussion"), ("pass", "accuse P04"), offered
         ),
-        answer_schema("message", ("P01", "P04", "none"), acts.for_decision("wolves")),
+        answer_schema("message", ("P01", "P04", "none"), acts.for_decision("wolves"), (), offered),
     ]
     copy_json = [
         SystemMessage("You are P05 in a game of Werewolf. Answer only with JSON."),
@@ -137,8 +140,8 @@ def test_a_reason_or_whisper_asked_for_json_comes_back_as_words(server: LocalSer
         result = answer.invoke(copy_json)
         assert isinstance(result, dict) and result["parsing_error"] is None, result
         parsed = result["parsed"].model_dump()
-        text = parsed["acts"][0]["reason"] if "acts" in parsed else parsed["message"]
-        assert not set(text) & set('{}"\\') and len(text) <= 60, text
+        ground = parsed["acts"][0]["because"] if "acts" in parsed else parsed["because"]
+        assert ground in offered, ground
 
 
 def test_repeated_prefix_reports_cached_tokens(server: LocalServer) -> None:

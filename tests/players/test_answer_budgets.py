@@ -36,10 +36,12 @@ def test_the_answer_line_asks_for_reasoning_only_where_the_schema_has_it() -> No
     assert answer_line(None, False, True) == (
         "Answer with your private reasoning first, then your choice."
     )
-    assert answer_line("message", True, True) == (
+    assert answer_line("message", False, True) == (
         "Answer with your private reasoning first, then your choice, then your message: what "
         "you whisper to your fellow wolves."
     )
+    # A structured speaker's whisper is its choice and a ground (prompts/grounds.py).
+    assert answer_line("message", True, True).endswith("your fellow wolves hear both.")
     assert answer_line(None, False, False) == "Answer with your choice."
     assert answer_line("speech", True, False).startswith("Answer with your choice, then your ")
 

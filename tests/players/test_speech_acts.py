@@ -16,18 +16,13 @@ from autowerewolf.graph.context import GameContext
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.seating import Seating
 from autowerewolf.prompts.answers import COMPACT, answer_schema
+from autowerewolf.prompts.grounds import NO_GROUND
 from autowerewolf.prompts.question import ANSWER_LINES, decision_tail, identity_line
 from autowerewolf.prompts.second_look import (
     copies_prompt,
     out_of_character,
 )
-from autowerewolf.prompts.speech_acts import (
-    contradiction,
-    phrases,
-    render,
-    spoken,
-    whole,
-)
+from autowerewolf.prompts.speech_acts import contradiction, phrases, render, spoken
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.steps import TextKind
@@ -43,31 +38,30 @@ WOLF_PHRASES = phrases("P01", Role.WEREWOLF, SEATS, ROLES)
 
 
 def act(kind: str, seat: str = "none", **more: str) -> dict[str, str]:
-    return {"act": kind, "seat": seat, "role": "none", "result": "none", "reason": "", **more}
+    return {"act": kind, "seat": seat, "role": "none", "result": "none", "because": NO_GROUND,
+            **more}  # fmt: skip
 
 
 def test_each_act_reads_as_a_sentence() -> None:
     spoken = render(
         [
-            act("claim", role="seer", reason="hear me out"),
+            act("claim", role="seer", because="P03 claimed to be the Seer"),
             act("check", "P05", result="wolf"),
-            act("accuse", "P02", reason="he dodged the vote"),
+            act("accuse", "P02", because="P02 voted to exile P07 on day 1"),
         ],
-        Role.SEER,
+        "P07",
     )
     assert spoken == (
-        "I am the seer: hear me out. I am the Seer, and my check found P05 a wolf. "
-        "I suspect P02: he dodged the vote."
+        "I am the seer: P03 claimed to be the Seer. I am the Seer, and my check found P05 a "
+        "wolf. I suspect P02: P02 voted to exile P07 on day 1."
     )
-    assert render([act("vouch", "P01")], Role.SEER) == "I trust P01."
-    assert render([act("pass")], Role.SEER) == "I have nothing to add."
-    assert (
-        render([act("accuse")], Role.SEER) == "I have nothing to add."
-    )  # no seat: nothing to accuse
+    assert render([act("vouch", "P01")], "P07") == "I trust P01."
+    assert render([act("pass")], "P07") == "I have nothing to add."
+    assert render([act("accuse")], "P07") == "I have nothing to add."  # no seat: no accusation
 
 
-def said(phrase: str, reason: str = "") -> dict[str, str]:
-    return {"say": phrase, "reason": reason}
+def said(phrase: str, because: str = NO_GROUND) -> dict[str, str]:
+    return {"say": phrase, "because": because}
 
 
 def test_a_structured_speech_names_only_legal_seats_and_roles() -> None:
@@ -82,8 +76,8 @@ def test_a_structured_speech_names_only_legal_seats_and_roles() -> None:
         {**good, "acts": [said("check P02 maybe")]},
         {**good, "acts": []},
         {**good, "acts": [said("pass")] * 2},  # one act: a speech's tokens are its cost
-        {**good, "acts": [said("accuse P02", reason="x" * 61)]},
-        {**good, "reasoning": "x" * 61},  # the acts carry the reasons
+        {**good, "acts": [said("accuse P02", because="P02 is loud")]},  # not a ground offered
+        {**good, "reasoning": "x" * 61},  # the acts carry the grounds
     ):
         with pytest.raises(ValidationError):
             schema.model_validate(bad)
@@ -91,16 +85,19 @@ def test_a_structured_speech_names_only_legal_seats_and_roles() -> None:
 
 
 def test_an_act_is_said_as_a_phrase_and_kept_as_its_parts() -> None:
-    kept = spoken([said("check P05 wolf", "seen"), said("claim seer"), said("vouch P01")])
+    seen = "P05 voted to exile P02 on day 1"
+    kept = spoken([said("check P05 wolf", seen), said("claim seer"), said("vouch P01")])
     assert kept == [
-        act("check", "P05", result="wolf", reason="seen"),
+        act("check", "P05", result="wolf", because=seen),
         act("claim", role="seer"),
         act("vouch", "P01"),
     ]
-    assert render(kept, Role.WEREWOLF) == (
-        "I am the Seer, and my check found P05 a wolf: seen. I am the seer. I trust P01."
+    assert render(kept, "P02") == (
+        f"I am the Seer, and my check found P05 a wolf: {seen}. I am the seer. I trust P01."
     )
-    assert spoken([said("defend", "I am good")]) == [act("defend", reason="I am good")]
+    assert spoken([said("defend", "P03 suspected P01")]) == [
+        act("defend", because="P03 suspected P01")
+    ]
     # two others, four kinds about a seat (a check with either result), two good roles, and
     # defend, follow_sheriff and pass
     assert len(WOLF_PHRASES) == 2 * 5 + 2 + 3
@@ -212,8 +209,7 @@ def test_llm_seats_speaking_in_acts_play_a_game_with_rendered_speeches() -> None
     )
     speeches = [r for r in out["records"] if r.purpose == "decision" and r.option == "speak"]
     assert speeches and all(r.data and r.data["acts"] for r in speeches)
-    roles = {seat.id: seat.role for seat in out["game"].seats}
-    assert all(r.text == render(r.data["acts"], roles[r.seat]) for r in speeches if r.data)
+    assert all(r.text == render(r.data["acts"], r.seat) for r in speeches if r.data)
     assert all(out_of_character(r.text) is False for r in speeches)
 
 
@@ -227,13 +223,6 @@ def test_a_seat_answering_in_acts_is_told_their_phrases_with_placeholders() -> N
     assert tail(None, acts=True).endswith(ANSWER_LINES[None])  # a vote has no speech
 
 
-def test_a_structured_speakers_wolf_message_is_one_short_reason() -> None:
-    message = answer_schema("message", ("P02", "none"), ACTS).model_json_schema()
-    assert message["properties"]["message"]["maxLength"] == 60
-    free = answer_schema("message", ("P02", "none"), COMPACT).model_json_schema()
-    assert free["properties"]["message"]["maxLength"] == COMPACT.message
-
-
 def test_a_whisper_that_refuses_to_answer_is_out_of_character() -> None:
     # A wolf's whisper of the embedded model's game: a refusal, not play.
     assert out_of_character("I can't answer this question because I'm not the wolf channel")
@@ -241,28 +230,3 @@ def test_a_whisper_that_refuses_to_answer_is_out_of_character() -> None:
     # Seed 25 on the served model, Night 1: stepping out of the game, not play.
     assert out_of_character("I cannot proceed with this game as I do not currently have")
     assert not out_of_character("I cannot continue to trust P05.")
-
-
-def test_a_reason_cut_at_its_cap_ends_whole() -> None:
-    # Whispers of the embedded model, closed by the grammar at 60 characters.
-    cut = "I want to kill Blair, the good player. I will not be myself,"
-    assert whole(cut) == "I want to kill Blair, the good player."
-    assert whole("Blair, the good player, is the most proposed target for the") == (
-        "Blair, the good player, is the most proposed target for"
-    )
-    assert whole("he voted with P05") == "he voted with P05"  # short: left as said
-    assert render([act("accuse", "P02", reason=cut)], Role.VILLAGER) == (
-        "I suspect P02: I want to kill Blair, the good player."
-    )
-
-
-def test_a_structured_speakers_whisper_cut_at_its_cap_ends_whole() -> None:
-    from autowerewolf.players.llm.player import _choice
-
-    said = "Kill P02, he is loud. He said that P05 was the seer and then"  # 60 characters
-    cut = {"reasoning": "", "choice": "P02", "message": said}
-    options = ("P02", "none")
-    structured = answer_schema("message", options, ACTS).model_validate(cut)
-    assert _choice(structured, options, Role.WEREWOLF, ACTS).text == "Kill P02, he is loud."
-    free = answer_schema("message", options, COMPACT).model_validate(cut)
-    assert _choice(free, options, Role.WEREWOLF, COMPACT).text == said  # a free whisper: as written

@@ -37,6 +37,9 @@ NAMED_WOLF = re.compile(
     r"(?:were)?wolf\b",
     re.I,
 )
+# A seat's accusation, as the speech renderer words it ("I suspect P05") and as free text
+# often does.
+ACCUSATION = re.compile(r"\bI suspect (P\d{2})\b")
 # Days a seat must have voted as an exposed wolf did before that counts as evidence against
 # it. Over ten embedded-model games a seat that voted with a wolf on one day was a wolf 33%
 # of the time (28 of 84), hardly above the 27% of any other seat; on two days, 55% (6 of
@@ -63,6 +66,7 @@ class FactsLedger:
     votes: dict[int, list[tuple[str, str | None]]] = field(default_factory=dict)
     # seat -> the seats that reported a check finding it a wolf, in the order they did
     named_wolves: dict[str, list[str]] = field(default_factory=dict)
+    accused: dict[str, str] = field(default_factory=dict)  # seat -> the seat it last suspected
 
     def observe(self, event: Event) -> None:
         kind, day, note = event.kind, event.day, self.facts.append
@@ -80,6 +84,9 @@ class FactsLedger:
                 reporters = self.named_wolves.get(named, [])
                 if named != event.actor and event.actor not in reporters:
                     self.named_wolves[named] = [*reporters, event.actor]
+            accused = ACCUSATION.findall(event.text)
+            if accused and accused[-1] != event.actor:
+                self.accused[event.actor] = accused[-1]
         elif kind is EventKind.DEATHS_ANNOUNCED:
             for seat in event.targets:
                 note(Fact("death", seat, "night", day))

@@ -34,25 +34,23 @@ from autowerewolf.prompts.question import NO_ANSWER, reprompt
 from autowerewolf.prompts.second_look import second_look
 from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.decisions import Action, Option
-from autowerewolf.rules.roles import Role
 from autowerewolf.rules.steps import TextKind
 from autowerewolf.rules.views import SeatView
 
 log = logging.getLogger(__name__)
 
 
-def _choice(parsed: BaseModel, options: tuple[str, ...], role: Role, bounds: Bounds) -> Action:
+def _choice(parsed: BaseModel, options: tuple[str, ...], seat: str) -> Action:
     choice = getattr(parsed, "choice", None)
     if not isinstance(choice, str) or choice not in options:
         raise InvalidAnswer(f"choice {choice!r} is not one of: {', '.join(options)}")
     acts = _acts(parsed)
     if acts and choice == Option.SPEAK:
-        return Action(option=choice, text=speech_acts.render(acts, role))
-    message = getattr(parsed, "message", None)
-    if message and bounds.speech_acts:
-        # One reason, as an act's (prompts/answers.py): cut at its cap, it ends whole.
-        return Action(option=choice, text=speech_acts.whole(message))
-    text = getattr(parsed, "speech", None) or message or ""
+        return Action(option=choice, text=speech_acts.render(acts, seat))
+    ground = getattr(parsed, "because", None)
+    if isinstance(ground, str):  # a structured speaker's whisper (prompts/answers.py)
+        return Action(option=choice, text=speech_acts.render_whisper(choice, ground))
+    text = getattr(parsed, "speech", None) or getattr(parsed, "message", None) or ""
     return Action(option=choice, text=text.strip())
 
 
@@ -173,17 +171,18 @@ class LLMPlayer:
                 list(dict.fromkeys(r.value for r in view.rules.roles)),
                 known.checks,
                 sorted(known.saved),
+                asked.grounds,
             )
             if text == "speech" and self.bounds.speech_acts
             else ()
         )
         bounds = self.bounds.for_decision(key)
-        schema = answer_schema(text, view.options, bounds, offered)
+        schema = answer_schema(text, view.options, bounds, offered, asked.grounds)
         exchange, prompt = yield from self.ask(
             view,
             instruction,
             schema,
-            lambda p: _choice(p, view.options, view.role, bounds),
+            lambda p: _choice(p, view.options, view.seat),
             notes,
             choices,
             memory,
@@ -192,17 +191,19 @@ class LLMPlayer:
         first = exchange.value if isinstance(exchange.value, Action) else None
         said = _acts(exchange.parsed)
         shown = f"{self.system_prompt(view)}\n{prompt}"  # what the model read: copies are checked
-        look = (
-            second_look(view, known, key, first.option, first.text, said, shown) if first else None
-        )
+        # A structured answer's text is the renderer's words, not the model's: only its acts
+        # are judged (two seats citing one fact say the same sentence, which is no copy).
+        structured = bounds.speech_acts and text is not None
+        free = first.text if first and not structured else ""
+        look = second_look(view, known, key, first.option, free, said, shown) if first else None
         if first and look and self.reconsiders and request.purpose == "decision":
             # Small models often pick a teammate or themselves by copying a seat they read,
             # or answer as an assistant that refuses: such an answer is asked once more.
             again, prompt = yield from self.ask(
                 view,
                 instruction,
-                answer_schema(text, look.options, bounds, offered),
-                lambda p: _choice(p, look.options, view.role, bounds),
+                answer_schema(text, look.options, bounds, offered, asked.grounds),
+                lambda p: _choice(p, look.options, view.seat),
                 (*notes, look.note),
                 choices,
                 memory,
@@ -221,6 +222,8 @@ class LLMPlayer:
                 exchange.errors,
             )
         acts = _acts(exchange.parsed) if not fallback else []
+        ground = getattr(exchange.parsed, "because", None) if not fallback else None
+        data = {"acts": acts} if acts else {"because": ground} if ground else None
         record = self.record(
             request,
             action,
@@ -228,7 +231,7 @@ class LLMPlayer:
             prompt,
             reasoning=getattr(exchange.parsed, "reasoning", None),
             valid=not fallback,
-            data={"acts": acts} if acts else None,
+            data=data,
         )
         return Answer(action=action, record=record)
 

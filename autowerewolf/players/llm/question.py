@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from autowerewolf.players.llm.memory import Memory, remember
 from autowerewolf.prompts.choices import Known, choices_text, explosion_note, lists_seats
+from autowerewolf.prompts.grounds import grounds
 from autowerewolf.prompts.memory import ledger_text, memory_text
 from autowerewolf.prompts.question import (
     attacked_seat,
@@ -35,6 +36,7 @@ class Question:
     choices: str
     notes: tuple[str, ...]  # a wolf's explosion note, when exploding is legal
     text: TextKind | None  # the free text the answer carries
+    grounds: tuple[str, ...]  # the public facts a structured answer may rest on
 
 
 def decision_question(view: SeatView, step: str) -> Question:
@@ -59,6 +61,14 @@ def decision_question(view: SeatView, step: str) -> Question:
         choices=choices_text(view, key, known),
         notes=(explosion,) if explosion else (),
         text=takes_text(step),
+        grounds=grounds(
+            [p.seat for p in view.players if p.alive],
+            known.claims,
+            known.named_wolves,
+            memory.ledger.accused,
+            memory.ledger.votes,
+            known.wolf_allies,
+        ),
     )
 
 
