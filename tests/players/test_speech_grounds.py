@@ -83,6 +83,8 @@ def test_an_accusation_is_noted_from_the_speech_as_the_table_heard_it() -> None:
          "I am the seer: P02 claimed to be the Seer."),  # a counterclaim
         (act("claim", role="witch", because="P02 claimed to be the Seer"), "I am the witch."),
         (act("pass", because="P02 suspected P07"), "I have nothing to add."),
+        (act("saved", "P02", because="P02 claimed to be the Witch"),
+         "I am the Witch, and I saved P02 from the wolves."),
         (act("accuse", "P06", because="P07 suspected P06"), "I suspect P06."),  # its own
         (act("defend", because="P07 voted to exile P02 on day 1"),
          "I am not a wolf: I voted to exile P02 on day 1."),
