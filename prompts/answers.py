@@ -45,14 +45,15 @@ POWER_DECISIONS = frozenset(
     {"wolves", "seer", "witch_cure", "witch_poison", "guard", "hunter_shot", "badge"}
 )
 # Private reasoning only before those; every other answer (votes, the election, speeches,
-# whose acts carry their own reasons) chooses straight away. The embedded model's reasoning
+# whose acts carry their own grounds) chooses straight away. The embedded model's reasoning
 # before a vote was rarely reasoning ("The werewolves should always defend their own
 # village"), and `terse` kept the blunder goals without any (docs/benchmarks.md).
 FOCUSED = replace(COMPACT, reasoning_on=POWER_DECISIONS)
 # Room for a strong API model to think and argue.
 FULL = Bounds(reasoning=1500, speech=1200, message=400)
 BUDGETS = {"compact": COMPACT, "focused": FOCUSED, "terse": TERSE, "full": FULL}
-# Schemas are classes keyed by the legal options, which vary from game to game: an unbounded
+# Schemas are classes keyed by the legal options (and a structured speaker's phrases and
+# grounds, new at most speeches), which vary from game to game: an unbounded
 # cache grew by ~0.26 MB per finished game in a long batch (docs/scale.md). A class costs
 # about 18 KB and 0.2 ms to build, so a bounded cache keeps both small.
 SCHEMA_CACHE_SIZE = 256

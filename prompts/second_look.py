@@ -125,9 +125,9 @@ def speech_out_of_character(
     its results up to that day), a good seat's claim of a role it does not hold, or, said
     aloud, a wolf's own role or two power roles claimed at once.
     An answer resting on grounds (acts or a whisper, prompts/grounds.py) is the renderer's
-    words around the model's choices: only its acts are judged, as two seats citing one
-    fact say one sentence, which is no copy. Acts with a free reason (games before grounds)
-    are judged as free text too."""
+    words around the model's choices (an act, a ground): only its acts are judged, as the
+    words are not the model's. Acts with a free reason (games before grounds) are judged as
+    free text too."""
     if not record.text:
         return False
     data = record.data or {}

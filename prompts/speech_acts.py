@@ -30,18 +30,22 @@ from autowerewolf.rules.roles import Camp, Role, camp_of
 MAX_ACTS = 1
 # The speech's private reasoning: short, as each act has its ground.
 ACTS_REASONING_CHARS = 60
-Act = Literal["claim", "check", "saved", "accuse", "defend", "vouch", "follow_sheriff", "pass"]
-ACTS: tuple[str, ...] = Act.__args__  # type: ignore[attr-defined]
 RESULTS = ("wolf", "good")
 _ABOUT_A_SEAT = ("accuse", "vouch", "check", "saved")
 _ALONE = ("defend", "follow_sheriff", "pass")  # pass last
-ACT_HELP = (
+_ACT_HELP = (
     "Each act says one thing: 'claim ROLE' (your role is ROLE), 'check SEAT wolf|good' (you "
     "checked SEAT last night and found it), 'saved SEAT' (you saved SEAT last night), "
     "'accuse SEAT' (you suspect SEAT), 'vouch SEAT' (you trust SEAT), 'defend' (you are not "
-    "a wolf), 'follow_sheriff' (you vote with the sheriff), 'pass' (nothing to add); "
-    f"`because`: the fact you saw that it rests on, or '{NO_GROUND}'."
+    "a wolf), 'follow_sheriff' (you vote with the sheriff)"
 )
+
+
+def act_help(offered: Sequence[str], grounds: Sequence[str]) -> str:
+    """What the acts and their grounds are, as far as they are `offered`."""
+    passing = ", 'pass' (nothing to add)" if "pass" in offered else ""
+    unseen = f", or '{NO_GROUND}'" if NO_GROUND in grounds else ""
+    return f"{_ACT_HELP}{passing}; `because`: the fact you saw that it rests on{unseen}."
 
 
 class _Strict(BaseModel):
@@ -111,9 +115,10 @@ def speech_field(offered: tuple[str, ...], grounds: tuple[str, ...]) -> tuple[An
     among the `grounds` (a list of MAX_ACTS, so records keep one shape if a larger model is
     given more)."""
     act = acts_schema(offered, grounds)
+    help_text = act_help(offered, grounds)
     return (
         list[act],  # type: ignore[valid-type]
-        Field(min_length=1, max_length=MAX_ACTS, description=f"Your speech, as acts. {ACT_HELP}"),
+        Field(min_length=1, max_length=MAX_ACTS, description=f"Your speech, as acts. {help_text}"),
     )
 
 
@@ -133,6 +138,20 @@ def spoken(said: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
             act["seat"] = rest[0]
         acts.append({**act, "because": str(item.get("because") or NO_GROUND)})
     return acts
+
+
+def said(act: Mapping[str, str]) -> dict[str, str]:
+    """A recorded act as the answer gave it (`spoken`'s inverse): its ground and phrase."""
+    kind, seat, role, result = act["act"], act.get("seat"), act.get("role"), act.get("result")
+    parts = {
+        "claim": [kind, role],
+        "check": [kind, seat, result],
+        "saved": [kind, seat],
+        "accuse": [kind, seat],
+        "vouch": [kind, seat],
+    }.get(kind, [kind])
+    because = act.get("because", act.get("reason", NO_GROUND))
+    return {"because": str(because), "say": " ".join(str(part) for part in parts)}
 
 
 # A good seat calling itself a wolf: the embedded model's villager said "You are the
@@ -196,7 +215,7 @@ def outs_itself(text: str, role: Role) -> bool:
 # The prompt's own notation in a player's words: a placeholder of the answer line ("SEAT is
 # a werewolf"), braces ("{p08->P09}"), an arrow of the ledger's ballots, its day marks ("P02
 # witch (day 1)", "(exiled day 1)"). No player says these: 3 of a random sample of 20 texts
-# of ten embedded-model games (seeds 29-38), and 2 of another after reasons became words.
+# of ten embedded-model games (seeds 29-38), and 2 of another set of ten.
 _NOTATION = re.compile(
     r"\b(?:SEAT|ROLE)\b|[{}]|->|\((?:exiled |shot |exploded )?(?:day|night) \d+\)"
 )
@@ -225,10 +244,10 @@ _CLAIM_GROUND = re.compile(r"claimed to be (?:the|a) (\w+)$")
 
 def backs(act: Mapping[str, str], speaker: str) -> bool:
     """Whether an act's ground bears on it, so it is said: a ground about the act's seat
-    (not the speaker's own doing; never beside a save), about the speaker for a defence or
-    a claim, or another's claim of the role claimed. A ground about someone else ("I
-    suspect P05: P02 claimed to be the Seer") reads as nonsense, so the table hears the act
-    alone, and the record keeps the ground."""
+    (not the speaker's own doing; never beside a save), about the speaker for a defence (or,
+    from another, for a claim), or another's claim of the role claimed. A ground about
+    someone else ("I suspect P05: P02 claimed to be the Seer") reads as nonsense, so the
+    table hears the act alone, and the record keeps the ground."""
     ground = act.get("because") or NO_GROUND
     if ground == NO_GROUND:
         return False
@@ -243,14 +262,20 @@ def backs(act: Mapping[str, str], speaker: str) -> bool:
         # Its own doing is no evidence about another: "I suspect P06: I suspected P06."
         return act.get("seat") in seats and not ground.startswith(f"{speaker} ")
     counterclaim = _CLAIM_GROUND.search(ground)
-    if kind == "claim" and counterclaim and counterclaim.group(1).lower() == act.get("role"):
-        return True
-    return kind in ("defend", "claim") and speaker in seats
+    if kind == "claim" and counterclaim:
+        # Another's claim of the same role; its own earlier claim would be a second role.
+        return counterclaim.group(1).lower() == act.get("role") and speaker not in seats
+    # Another's doing about the speaker ("P02 suspected P07"), or, in a defence, its own.
+    own = ground.startswith(f"{speaker} ")
+    return speaker in seats and (kind == "defend" or (kind == "claim" and not own))
 
 
 def spoken_ground(ground: str, speaker: str) -> str:
-    """A ground as `speaker` says it: a fact about its own doing in the first person."""
-    return "I" + ground.removeprefix(speaker) if ground.startswith(f"{speaker} ") else ground
+    """A ground as `speaker` says it, in the first person: "I voted to exile P03 on day 1",
+    "P02 suspected me"."""
+    subject, rest = ground.split(" ", 1)
+    rest = re.sub(rf"\b{speaker}\b", "me", rest)
+    return f"{'I' if subject == speaker else subject} {rest}"
 
 
 def render_act(act: dict[str, str], speaker: str) -> str:

@@ -28,6 +28,8 @@ from autowerewolf.rules.steps import TextKind
 
 SEATS = ("P01", "P02", "none")
 TEXTS: tuple[TextKind | None, ...] = (None, "speech", "message")
+# A structured answer's grounds: one (a const in the schema) or several (an enum).
+GROUNDS = (("no evidence yet",), ("P01 suspected P02", "P02 voted to exile P01 on day 1"))
 # A vote without private reasoning: its answer is the choice alone.
 VOTE = answer_schema(None, SEATS, BUDGETS["terse"])
 
@@ -42,9 +44,9 @@ def every_answer_class() -> list[type[BaseModel]]:
                 decided = replace(bounds, speech_acts=acts).for_decision(key)
                 for text in TEXTS:
                     for options in (("speak",), SEATS):
-                        classes.append(
-                            answer_schema(text, options, decided, ("pass", "accuse P01"))
-                        )
+                        for grounds in GROUNDS:
+                            phrases = ("pass", "accuse P01")
+                            classes.append(answer_schema(text, options, decided, phrases, grounds))
     return [*classes, estimates_schema(("P01", "P02"), ("werewolf", "seer")), strategy_schema(80)]
 
 

@@ -53,7 +53,7 @@ def test_each_act_reads_as_a_sentence() -> None:
     )
     assert spoken == (
         "I am the seer: P03 claimed to be the Seer. I am the Seer, and my check found P05 a "
-        "wolf. I suspect P02: P02 voted to exile P07 on day 1."
+        "wolf. I suspect P02: P02 voted to exile me on day 1."
     )
     assert render([act("vouch", "P01")], "P07") == "I trust P01."
     assert render([act("pass")], "P07") == "I have nothing to add."
@@ -93,7 +93,8 @@ def test_an_act_is_said_as_a_phrase_and_kept_as_its_parts() -> None:
         act("vouch", "P01"),
     ]
     assert render(kept, "P02") == (
-        f"I am the Seer, and my check found P05 a wolf: {seen}. I am the seer. I trust P01."
+        "I am the Seer, and my check found P05 a wolf: P05 voted to exile me on day 1. I am the "
+        "seer. I trust P01."
     )
     assert spoken([said("defend", "P03 suspected P01")]) == [
         act("defend", because="P03 suspected P01")

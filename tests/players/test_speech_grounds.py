@@ -3,21 +3,27 @@ the public facts it saw, said only where it bears on the act; an answer resting 
 judged by its acts, not as free text; and the grounds a seat is offered hold nothing the rest
 of the table did not see (RULES §9: a seat's view)."""
 
+import json
 from dataclasses import replace
 from random import Random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from langchain_core.messages import BaseMessage
 from pydantic import ValidationError
 
+from autowerewolf.evaluation.export.chat import answer_message
+from autowerewolf.players.base import DecisionRequest
+from autowerewolf.players.llm.calls import run_calls
 from autowerewolf.players.llm.memory import FactsLedger
-from autowerewolf.players.llm.player import _choice
+from autowerewolf.players.llm.player import LLMPlayer, _choice
 from autowerewolf.players.llm.question import decision_question
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.answers import COMPACT, answer_schema
 from autowerewolf.prompts.grounds import NO_GROUND, grounds
-from autowerewolf.prompts.second_look import speech_out_of_character
+from autowerewolf.prompts.second_look import out_of_character, speech_out_of_character
 from autowerewolf.prompts.speech_acts import phrases, render, render_whisper
 from autowerewolf.rules.config import BOARDS, make_config
 from autowerewolf.rules.decisions import Action
@@ -25,7 +31,9 @@ from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_deci
 from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.random_play import random_answers
 from autowerewolf.rules.roles import Role
-from autowerewolf.rules.views import public_players, seat_view
+from autowerewolf.rules.views import SeatView, public_players, seat_view
+from tests.fakes.chat import FakeChatModel, legal_json
+from tests.players.test_reconsider import wolf_at_night
 from tests.players.test_speech_acts import act
 from tests.rules.test_properties import legal, variant_sets
 
@@ -77,11 +85,17 @@ def test_an_accusation_is_noted_from_the_speech_as_the_table_heard_it() -> None:
         # A ground about someone else reads as nonsense: the act alone.
         (act("accuse", "P05", because="P02 claimed to be the Seer"), "I suspect P05."),
         (act("accuse", "P05", because=NO_GROUND), "I suspect P05."),
-        (act("defend", because="P02 suspected P07"), "I am not a wolf: P02 suspected P07."),
+        (act("defend", because="P02 suspected P07"), "I am not a wolf: P02 suspected me."),
+        (act("vouch", "P01", because="P01 voted to exile P07 on day 3"),
+         "I trust P01: P01 voted to exile me on day 3."),
         (act("defend", because="P02 suspected P04"), "I am not a wolf."),
         (act("claim", role="seer", because="P02 claimed to be the Seer"),
          "I am the seer: P02 claimed to be the Seer."),  # a counterclaim
         (act("claim", role="witch", because="P02 claimed to be the Seer"), "I am the witch."),
+        # Its own earlier claim would be a second role; another's doubt may be answered.
+        (act("claim", role="witch", because="P07 claimed to be the Seer"), "I am the witch."),
+        (act("claim", role="seer", because="P02 suspected P07"),
+         "I am the seer: P02 suspected me."),
         (act("pass", because="P02 suspected P07"), "I have nothing to add."),
         (act("saved", "P02", because="P02 claimed to be the Witch"),
          "I am the Witch, and I saved P02 from the wolves."),
@@ -138,8 +152,8 @@ def record(text: str, data: dict[str, object], prompt: str) -> DecisionRecord:
 
 
 def test_an_answer_resting_on_grounds_is_judged_by_its_acts_not_as_a_copy() -> None:
-    """Two seats citing one fact say one sentence: no copy of the prompt. A free reason that
-    says the same (games before grounds) is judged as free text."""
+    """A grounded answer's words are the renderer's, not a copy of the prompt that holds
+    them. A free reason that says the same (games before grounds) is judged as free text."""
     heard = "I suspect P05: P05 voted to exile P03 on day 1, P03 voted to exile P05 on day 1."
     prompt = f"D2 P02: {heard}"
     grounded = {"acts": [act("accuse", "P05", because="P05 voted to exile P03 on day 1")]}
@@ -188,7 +202,7 @@ def test_every_seat_is_offered_the_same_grounds(
                 for s in state.seats
             }
             assert len(offered) == 1, offered
-            compared += len(next(iter(offered))) - 1
+            compared += len(set(next(iter(offered))) - {NO_GROUND})
             seats = [s.id for s in state.seats]
             answers = {
                 seat: Action(
@@ -200,3 +214,70 @@ def test_every_seat_is_offered_the_same_grounds(
         state, new_events = apply(state, answers, decision)
         events.extend(new_events)
     assert compared or not any(e.kind is EventKind.SPEECH for e in events)
+
+
+def wolf_speaking() -> tuple[SeatView, str]:
+    """A wolf's view of its Day-1 discussion speech, and a good seat."""
+    state, events = new_game(make_config("12-A", seed=3))
+    target = next(s.id for s in state.seats if not s.is_wolf)
+    while True:
+        decision = pending_decision(state)
+        assert not is_terminal(state)
+        wolves = [] if decision is None else [s for s in decision.options if state.seat(s).is_wolf]
+        if decision is not None and decision.step == "discussion" and wolves:
+            return seat_view(state, events, wolves[0], decision), target
+        answers = random_answers(3, decision) if decision is not None else None
+        state, more = apply(state, answers, decision)
+        events.extend(more)
+
+
+def test_a_grounded_speech_is_judged_by_its_acts_not_the_renderers_words() -> None:
+    """The model chose an act and a ground; the sentence is the renderer's. Here it repeats
+    a note of the question word for word, which as free text would be a copy of the prompt
+    and asked again."""
+    view, target = wolf_speaking()
+    note = f"Someone said: I am the Seer, and my check found {target} a wolf."
+
+    def respond(prompt: list[BaseMessage], schema: dict[str, Any]) -> str:
+        answer = json.loads(legal_json(prompt, schema))
+        answer["acts"] = [{**answer["acts"][0], "say": f"check {target} wolf"}]
+        return json.dumps(answer)
+
+    fake = FakeChatModel(respond=respond)
+    player = LLMPlayer(fake, "fake", ACTS)
+    answer = run_calls(player.answer(DecisionRequest(view=view, seed=1), (note,)), fake)
+    assert answer.action.text.startswith(f"I am the Seer, and my check found {target} a wolf")
+    assert out_of_character(answer.action.text, fake.prompts[0])  # as free text: a copy
+    assert len(fake.prompts) == 1 and answer.record.data is not None
+    assert answer.record.data["acts"][0]["act"] == "check"
+
+
+def test_a_structured_whisper_is_recorded_with_its_ground() -> None:
+    view, _, good = wolf_at_night()
+
+    def respond(prompt: list[BaseMessage], schema: dict[str, Any]) -> str:
+        return json.dumps({**json.loads(legal_json(prompt, schema)), "choice": good})
+
+    answer = LLMPlayer(FakeChatModel(respond=respond), "fake", ACTS).decide(
+        DecisionRequest(view=view, seed=1)
+    )
+    assert answer.record.data == {"because": NO_GROUND}  # nothing seen on Night 1
+    assert answer.action.text == f"Let us kill {good}."
+
+
+def test_a_structured_answer_is_exported_as_it_was_given() -> None:
+    """The chat export's answer (evaluation/export/chat.py) has the shape the seat answered
+    in: acts with their grounds, a whisper's ground; old acts with a free reason too."""
+    grounded = act("check", "P05", result="wolf", because="P05 voted to exile P03 on day 1")
+    speech = record("I am the Seer ...", {"acts": [grounded]}, "")
+    content = json.loads(answer_message(speech)["content"])
+    assert content["acts"] == [{"because": grounded["because"], "say": "check P05 wolf"}]
+    assert "speech" not in content
+    whisper = DecisionRecord(seat="P01", player="llm", day=1, step="wolves", key="wolves",
+                             options=("P05", "none"), option="P05", text="Let us kill P05.",
+                             data={"because": NO_GROUND})  # fmt: skip
+    assert json.loads(answer_message(whisper)["content"])["because"] == NO_GROUND
+    old = {**act("claim", role="seer"), "reason": "trust me"}
+    old.pop("because")
+    content = json.loads(answer_message(record("I am the seer.", {"acts": [old]}, ""))["content"])
+    assert content["acts"] == [{"because": "trust me", "say": "claim seer"}]

@@ -32,6 +32,7 @@ from autowerewolf.players.observation import prompted
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.memory import memory_text
 from autowerewolf.prompts.question import decision_message
+from autowerewolf.prompts.speech_acts import said
 from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.decisions import Action
 from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_decision
@@ -106,10 +107,16 @@ def messages(view: SeatView, r: DecisionRecord) -> list[dict[str, str]]:
 
 
 def answer_message(r: DecisionRecord) -> dict[str, str]:
-    """The answer as the assistant's message, in the shape LLM seats answer in."""
+    """The answer as the assistant's message, in the shape LLM seats answer in: a structured
+    speech as its acts, a structured whisper as its ground (prompts/speech_acts.py)."""
     content: dict[str, Any] = {"reasoning": r.reasoning or "", "choice": r.option}
+    data = r.data or {}
     kind = takes_text(r.step)
-    if kind is not None:
+    if data.get("acts"):
+        content["acts"] = [said(act) for act in data["acts"]]
+    elif "because" in data:
+        content["because"] = data["because"]
+    elif kind is not None:
         content[kind] = r.text
     return {"role": "assistant", "content": json.dumps(content, ensure_ascii=False)}
 

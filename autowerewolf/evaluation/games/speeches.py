@@ -2,7 +2,8 @@
 "A second look"; prompts/second_look.py): an apology or a refusal, a copy of the prompt (a
 run of COPY_RUN_WORDS words of the rules, roles, decisions or strategies, or of the
 record's own prompt), or structured acts (`data["acts"]`) against what the seat knew on
-the record's day: its Seer results and its Witch's saves, read from the game's events.
+the record's day: its Seer results and its Witch's saves, read from the game's events. An
+answer resting on grounds (prompts/grounds.py) is judged by its acts alone.
 
 The report's result rows (facts.py) and the embedded-model benchmark's table
 (benchmarks/embedded_models.py) both judge with `out_of_character`.

@@ -39,7 +39,7 @@ NAMED_WOLF = re.compile(
 )
 # A seat's accusation, as the speech renderer words it ("I suspect P05") and as free text
 # often does.
-ACCUSATION = re.compile(r"\bI suspect (P\d{2})\b")
+ACCUSATION = re.compile(r"\bI suspect (P\d{2})\b", re.I)
 # Days a seat must have voted as an exposed wolf did before that counts as evidence against
 # it. Over ten embedded-model games a seat that voted with a wolf on one day was a wolf 33%
 # of the time (28 of 84), hardly above the 27% of any other seat; on two days, 55% (6 of

@@ -191,8 +191,8 @@ class LLMPlayer:
         first = exchange.value if isinstance(exchange.value, Action) else None
         said = _acts(exchange.parsed)
         shown = f"{self.system_prompt(view)}\n{prompt}"  # what the model read: copies are checked
-        # A structured answer's text is the renderer's words, not the model's: only its acts
-        # are judged (two seats citing one fact say the same sentence, which is no copy).
+        # A structured answer's text is the renderer's words around the model's choices (an
+        # act, a ground): only its acts are judged, as the words are not the model's.
         structured = bounds.speech_acts and text is not None
         free = first.text if first and not structured else ""
         look = second_look(view, known, key, first.option, free, said, shown) if first else None
