@@ -19,7 +19,7 @@ from autowerewolf.players.base import DecisionRequest
 from autowerewolf.players.llm.calls import run_calls
 from autowerewolf.players.llm.memory import FactsLedger
 from autowerewolf.players.llm.player import LLMPlayer, _choice
-from autowerewolf.players.llm.question import decision_question
+from autowerewolf.players.llm.question import decision_question, question_grounds
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.answers import COMPACT, answer_schema
 from autowerewolf.prompts.grounds import NO_GROUND, grounds
@@ -195,12 +195,8 @@ def test_every_seat_is_offered_the_same_grounds(
         answers = random_answers(seed, decision) if decision is not None else {}
         if decision is not None and decision.step in ("discussion", "wolves"):
             players = public_players(state)
-            offered = {
-                decision_question(
-                    seat_view(state, events, s.id, decision, players), decision.step
-                ).grounds
-                for s in state.seats
-            }
+            views = [seat_view(state, events, s.id, decision, players) for s in state.seats]
+            offered = {question_grounds(v, decision_question(v, decision.step)) for v in views}
             assert len(offered) == 1, offered
             compared += len(set(next(iter(offered))) - {NO_GROUND})
             seats = [s.id for s in state.seats]

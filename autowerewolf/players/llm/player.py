@@ -25,7 +25,11 @@ from autowerewolf.players.llm.calls import (
     run_calls,
 )
 from autowerewolf.players.llm.memory import Memory
-from autowerewolf.players.llm.question import decision_question, prompt_messages
+from autowerewolf.players.llm.question import (
+    decision_question,
+    prompt_messages,
+    question_grounds,
+)
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.simple import random_answer
 from autowerewolf.prompts import estimates, speech_acts
@@ -163,6 +167,8 @@ class LLMPlayer:
         )  # fmt: skip
         notes = (*notes, *asked.notes)
         text = asked.text
+        structured = self.bounds.speech_acts and text is not None
+        grounds = question_grounds(view, asked) if structured else ()
         offered = (
             speech_acts.phrases(
                 view.seat,
@@ -171,13 +177,13 @@ class LLMPlayer:
                 list(dict.fromkeys(r.value for r in view.rules.roles)),
                 known.checks,
                 sorted(known.saved),
-                asked.grounds,
+                grounds,
             )
             if text == "speech" and self.bounds.speech_acts
             else ()
         )
         bounds = self.bounds.for_decision(key)
-        schema = answer_schema(text, view.options, bounds, offered, asked.grounds)
+        schema = answer_schema(text, view.options, bounds, offered, grounds)
         exchange, prompt = yield from self.ask(
             view,
             instruction,
@@ -193,7 +199,6 @@ class LLMPlayer:
         shown = f"{self.system_prompt(view)}\n{prompt}"  # what the model read: copies are checked
         # A structured answer's text is the renderer's words around the model's choices (an
         # act, a ground): only its acts are judged, as the words are not the model's.
-        structured = bounds.speech_acts and text is not None
         free = first.text if first and not structured else ""
         look = second_look(view, known, key, first.option, free, said, shown) if first else None
         if first and look and self.reconsiders and request.purpose == "decision":
@@ -202,7 +207,7 @@ class LLMPlayer:
             again, prompt = yield from self.ask(
                 view,
                 instruction,
-                answer_schema(text, look.options, bounds, offered, asked.grounds),
+                answer_schema(text, look.options, bounds, offered, grounds),
                 lambda p: _choice(p, look.options, view.seat),
                 (*notes, look.note),
                 choices,

@@ -36,7 +36,6 @@ class Question:
     choices: str
     notes: tuple[str, ...]  # a wolf's explosion note, when exploding is legal
     text: TextKind | None  # the free text the answer carries
-    grounds: tuple[str, ...]  # the public facts a structured answer may rest on
 
 
 def decision_question(view: SeatView, step: str) -> Question:
@@ -61,14 +60,16 @@ def decision_question(view: SeatView, step: str) -> Question:
         choices=choices_text(view, key, known),
         notes=(explosion,) if explosion else (),
         text=takes_text(step),
-        grounds=grounds(
-            [p.seat for p in view.players if p.alive],
-            known.claims,
-            known.named_wolves,
-            memory.ledger.accused,
-            memory.ledger.votes,
-            known.wolf_allies,
-        ),
+    )
+
+
+def question_grounds(view: SeatView, asked: Question) -> tuple[str, ...]:
+    """The public facts a structured answer to `asked` may rest on (prompts/grounds.py):
+    built only for a structured speech or whisper, not for every question."""
+    known, ledger = asked.known, asked.memory.ledger
+    living = [p.seat for p in view.players if p.alive]
+    return grounds(
+        living, known.claims, known.named_wolves, ledger.accused, ledger.votes, known.wolf_allies
     )
 
 
