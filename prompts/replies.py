@@ -78,6 +78,36 @@ def read_json_object(text: str) -> Reply:
     return Reply(data=data, repairs=tuple(repairs))
 
 
+@dataclass(frozen=True)
+class ChoiceAnswer:
+    """A decision answered in text: the option chosen, the free text where the step takes
+    one, and every repair made to read them."""
+
+    option: str
+    text: str
+    repairs: tuple[str, ...] = ()
+
+
+def read_choice_answer(
+    reply: str,
+    options: Sequence[str],
+    labels: Mapping[str, str] | None = None,
+    text_field: str | None = None,
+) -> ChoiceAnswer:
+    """The `choice` (and the `text_field`, where the step takes text) of the answer format
+    a model without structured output is asked for (prompts/environment.py)."""
+    found = read_json_object(reply)
+    if "choice" not in found.data:
+        raise UnusableReply("the answer has no choice")
+    chosen = normalise_choice(found.data["choice"], options, labels)
+    said = found.data.get(text_field, "") if text_field else ""
+    return ChoiceAnswer(
+        option=chosen.option,
+        text=said if isinstance(said, str) else "",
+        repairs=found.repairs + chosen.repairs,
+    )
+
+
 def normalise_choice(
     value: object, options: Sequence[str], labels: Mapping[str, str] | None = None
 ) -> Choice:

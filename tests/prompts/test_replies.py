@@ -5,9 +5,11 @@ import pytest
 
 from autowerewolf.prompts.replies import (
     Choice,
+    ChoiceAnswer,
     Reply,
     UnusableReply,
     normalise_choice,
+    read_choice_answer,
     read_json_object,
 )
 
@@ -122,3 +124,21 @@ def test_choices_naming_no_option_or_two_are_refused(value: object, reason: str)
 def test_a_label_shared_by_two_options_names_neither() -> None:
     with pytest.raises(UnusableReply, match="not one of"):
         normalise_choice("Kai", OPTIONS, {"P03": "Kai", "P05": "Kai"})
+
+
+def test_an_answer_in_text_gives_its_choice_text_and_every_repair() -> None:
+    reply = '<think>Kai lied.</think>\n```json\n{"choice": "kai", "speech": "Kai lied."}\n```'
+    assert read_choice_answer(reply, OPTIONS, LABELS, "speech") == ChoiceAnswer(
+        option="P03",
+        text="Kai lied.",
+        repairs=("think-block", "code-fence", "label-choice", "case-choice"),
+    )
+    assert (
+        read_choice_answer('{"choice": "P05", "speech": 3}', OPTIONS, LABELS, "speech").text == ""
+    )
+    assert read_choice_answer('{"choice": "P05", "speech": "x"}', OPTIONS, LABELS).text == ""
+
+
+def test_an_answer_in_text_without_a_choice_is_refused() -> None:
+    with pytest.raises(UnusableReply, match="the answer has no choice"):
+        read_choice_answer('{"vote": "P03"}', OPTIONS, LABELS)
