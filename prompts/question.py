@@ -24,11 +24,9 @@ def attacked_seat(view: SeatView) -> str | None:
     return next((e.target for e in reversed(view.events) if e.kind is EventKind.WITCH_INFO), None)
 
 
-def decision_instruction(
-    prompt_key: str, day: int, attacked: str | None = None, rules: TableRules | None = None
-) -> str:
-    """What the seat must decide now, worded for the table's rule flags (`rules`, default the
-    rulebook's); changes every call, so it goes at the prompt's end."""
+def decision_instruction(prompt_key: str, day: int, attacked: str | None, rules: TableRules) -> str:
+    """What the seat must decide now, worded for its table's roles and rule flags; changes
+    every call, so it goes at the prompt's end."""
     template = read_yaml("decisions.yaml")[prompt_key]
     assert isinstance(template, str)
     return template.format(day=day, attacked=attacked or "nobody", **fragments(rules))

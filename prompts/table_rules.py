@@ -58,11 +58,10 @@ def _night_roles(flags: Variants) -> dict[Role, str]:
     }
 
 
-def fragments(rules: TableRules | None) -> dict[str, str]:
-    """The parts of role and decision wording that follow the table's roles and rule flags
-    (the rulebook's 12-A table when `rules` is None)."""
-    flags = rules.variants if rules is not None else Variants()
-    witch = rules is None or Role.WITCH in rules.roles
+def fragments(rules: TableRules) -> dict[str, str]:
+    """The parts of role and decision wording that follow the table's roles and rule flags."""
+    flags = rules.variants
+    witch = Role.WITCH in rules.roles
     guard = [" (not from poison)"] if witch else []
     if flags.guard_no_repeat:
         guard.append(", never the same player two nights running")

@@ -19,6 +19,7 @@ from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.rng import pick
 from autowerewolf.rules.roles import Camp, Role
 from autowerewolf.rules.state import Step
+from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import SeatView
 
 SEER_CLAIM = re.compile(r"\bI am the seer\b", re.I)
@@ -62,7 +63,7 @@ class Situation:
     request: DecisionRequest
     beliefs: Beliefs
     known_wolves: list[str]  # living wolves this seat knows or believes in
-    trusted: set[str]  # seats this seat believes are good
+    trusted: tuple[str, ...]  # seats this seat believes are good, in seat order
 
     @property
     def view(self) -> SeatView:
@@ -73,8 +74,8 @@ class Situation:
         return list(self.request.options)
 
     @property
-    def mates(self) -> set[str]:
-        return set(self.view.teammates)
+    def mates(self) -> tuple[str, ...]:
+        return self.view.teammates
 
     @property
     def is_wolf(self) -> bool:
@@ -102,10 +103,15 @@ def _reason(situation: Situation) -> str:
     return f"rule for {situation.request.step}: wolves it knows of {wolves}; trusts {trusted}"
 
 
+def _outsiders(s: Situation, seats: list[str]) -> list[str]:
+    """`seats` less the seat itself and, for a wolf, its pack: a wolf never kills or votes
+    out a packmate, even one who claimed the Seer to bluff."""
+    return [o for o in seats if o != s.view.seat and o not in s.mates]
+
+
 def _wolves(s: Situation) -> str:
-    me = s.view.seat
-    targets = [o for o in s.options if o not in s.mates and o != me and o != Option.NONE]
-    return s.first(s.beliefs.seer_claims, targets)
+    targets = _outsiders(s, [o for o in s.options if o != Option.NONE])
+    return s.first(_outsiders(s, s.beliefs.seer_claims), targets)
 
 
 def _seer(s: Situation) -> str:
@@ -118,6 +124,8 @@ def _witch_cure(s: Situation) -> str:
 
 
 def _badge(s: Situation) -> str:
+    # Seat order, never a set's: the same seed and secret pass the badge alike in every
+    # process (a set of strings iterates by PYTHONHASHSEED).
     good = list(s.mates) if s.is_wolf else [t for t in s.trusted if t != s.view.seat]
     return s.first(good, [Option.TEAR.value])
 
@@ -125,8 +133,8 @@ def _badge(s: Situation) -> str:
 def _exile_vote(s: Situation) -> str:
     me = s.view.seat  # a table may allow voting for oneself (`exile_self_vote`): never do
     if s.is_wolf:
-        targets = [o for o in s.options if o not in (*s.mates, me) and o != Option.ABSTAIN]
-        return s.first(s.beliefs.seer_claims, targets)
+        targets = _outsiders(s, [o for o in s.options if o != Option.ABSTAIN])
+        return s.first(_outsiders(s, s.beliefs.seer_claims), targets)
     suspects = [o for o in s.options if o not in (*s.trusted, me) and o != Option.ABSTAIN]
     return s.first(s.known_wolves, suspects)
 
@@ -179,8 +187,12 @@ def _speak(s: Situation) -> str:
     return Option.SPEAK.value if Option.SPEAK.value in plain else plain[0]
 
 
-# One rule per decision; any other step (the speaking steps) speaks.
-_RULES: dict[str, Callable[[Situation], str]] = {
+class UnknownStep(LookupError):
+    """A step this player has no rule for: a new step needs one here, never a silent pick."""
+
+
+# One rule per decision; the speaking steps speak.
+RULES: dict[str, Callable[[Situation], str]] = {
     Step.WOLVES: _wolves,
     Step.SEER: _seer,
     Step.WITCH_CURE: _witch_cure,
@@ -193,7 +205,7 @@ _RULES: dict[str, Callable[[Situation], str]] = {
     ),
     Step.ELECTION_WITHDRAW: lambda s: s.first([Option.STAY.value, Option.NONE.value]),
     Step.ELECTION_VOTE: lambda s: s.first(
-        sorted(s.trusted), [o for o in s.options if o != Option.ABSTAIN]
+        list(s.trusted), [o for o in s.options if o != Option.ABSTAIN]
     ),
     Step.SHERIFF_DIRECTION: lambda s: Option.CLOCKWISE.value,
     Step.EXILE_VOTE: _exile_vote,
@@ -226,16 +238,19 @@ class HeuristicPlayer(DecidesAtOnce):
         known = [s for s, c in beliefs.my_checks.items() if c is Camp.WOLF and s in alive]
         if view.role is not Role.WEREWOLF:
             known += [s for s in beliefs.named_wolves if s in alive and s != view.seat]
-        trusted = {*beliefs.named_good, *beliefs.seer_claims} - set(known)
+        believed = {*beliefs.named_good, *beliefs.seer_claims} - set(known)
+        trusted = tuple(p.seat for p in view.players if p.seat in believed)
         situation = Situation(request, beliefs, known, trusted)
         if request.step == ROLE_ESTIMATES:
             action = Action(option=Option.NONE.value)
             data = estimates(situation)
             return Answer(action, plain_record(request, self.kind, action, data=data))
-        rule = _RULES.get(request.step)
+        rule = RULES.get(request.step)
         if rule is not None:
             action = Action(option=rule(situation), text=_TEXTS.get(request.step, ""))
-        else:
+        elif takes_text(request.step) == "speech":
             action = Action(option=_speak(situation), text=speech(view, beliefs, known))
+        else:
+            raise UnknownStep(f"the heuristic player has no rule for step {request.step!r}")
         record = plain_record(request, self.kind, action, reasoning=_reason(situation))
         return Answer(action=action, record=record)

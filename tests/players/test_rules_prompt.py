@@ -6,12 +6,14 @@ another: kaggle-environments#1031)."""
 import pytest
 
 from autowerewolf.prompts.question import decision_instruction, prompt_key
-from autowerewolf.prompts.table_rules import system_prompt
+from autowerewolf.prompts.table_rules import fragments, system_prompt
 from autowerewolf.rules.config import BOARDS, make_config
 from autowerewolf.rules.engine import new_game
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.steps import STEPS
 from autowerewolf.rules.views import SeatView, seat_view
+from tests.fakes.chat import FakeChatModel
+from tests.players.test_llm_player import play_llm_game
 
 
 def view_of(board: str, role: Role) -> SeatView:
@@ -71,15 +73,15 @@ def test_the_rulebook_text_is_kept_on_its_boards() -> None:
 
 def test_kaggle_decisions_are_worded_for_its_rules() -> None:
     rules = view_of("kaggle", Role.SEER).rules
-    seer = decision_instruction("seer", 1, rules=rules)
-    guard = decision_instruction("guard", 1, rules=rules)
-    wolves = decision_instruction("wolves", 1, rules=rules)
-    roll_call = decision_instruction(prompt_key("exile_roll_call"), 2, rules=rules)
+    seer = decision_instruction("seer", 1, None, rules)
+    guard = decision_instruction("guard", 1, None, rules)
+    wolves = decision_instruction("wolves", 1, None, rules)
+    roll_call = decision_instruction(prompt_key("exile_roll_call"), 2, None, rules)
     assert "You will learn that player's role." in seer
     assert "two nights in a row" not in guard
     assert "'none' is an abstention" in wolves
     assert "roll call" in roll_call and "public at once" in roll_call
-    default = decision_instruction("guard", 1)
+    default = decision_instruction("guard", 1, None, view_of("12-A", Role.GUARD).rules)
     assert "You cannot protect the same player two nights in a row." in default
 
 
@@ -89,3 +91,32 @@ def test_every_step_has_wording_on_every_board(board: str) -> None:
     for step, spec in STEPS.items():
         if spec.prompt is not None:
             assert decision_instruction(spec.prompt, 1, "P01", rules), step
+
+
+def _prompts_of_a_game(board: str, seed: int) -> list[str]:
+    fake = FakeChatModel()
+    play_llm_game(fake, seed=seed, board=board)
+    return fake.prompts
+
+
+@pytest.mark.parametrize("board", sorted(BOARDS))
+def test_every_question_a_seat_reads_follows_its_boards_flags(board: str) -> None:
+    """RULES §2 and the board's flags: the questions an LLM seat is actually sent (through the
+    player, the fake server recording them) word every rule fragment as its own board does,
+    and never as another board's flags would. Walks every fragment and every wording any
+    board gives it."""
+    rules = view_of(board, Role.VILLAGER).rules
+    mine = fragments(rules)
+    others = {
+        (key, text)
+        for other in BOARDS
+        for key, text in fragments(view_of(other, Role.VILLAGER).rules).items()
+        if text.strip() and text != mine[key] and text not in "".join(mine.values())
+    }
+    prompts = "\n".join(_prompts_of_a_game(board, seed=1) + _prompts_of_a_game(board, seed=2))
+    assert sorted((k, t) for k, t in others if t in prompts) == []
+    # The Seer's and the Guard's own questions carry their board's wording.
+    if Role.GUARD in rules.roles:
+        assert ("two nights in a row" in prompts) == rules.variants.guard_no_repeat
+    if Role.SEER in rules.roles:
+        assert mine["seer_check"] in prompts

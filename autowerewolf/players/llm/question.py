@@ -56,7 +56,7 @@ def decision_question(view: SeatView, step: str) -> Question:
         memory=memory,
         known=known,
         key=key,
-        instruction=decision_instruction(key, view.day, attacked),
+        instruction=decision_instruction(key, view.day, attacked, view.rules),
         choices=choices_text(view, key, known),
         notes=(explosion,) if explosion else (),
         text=takes_text(step),
