@@ -19,7 +19,7 @@ def claims_of(request: Request) -> Claims:
     # LangGraph's auth middleware (http.enable_custom_route_auth) has already refused bad
     # tokens on our routes; reading the token again keeps the routes correct without it.
     headers = dict(request.scope.get("headers", []))
-    claims = authenticated(token_from(headers, request.query_params, request.method))
+    claims = authenticated(token_from(headers))
     if claims is None:
         raise HTTPException(401, "missing or invalid token")
     return claims

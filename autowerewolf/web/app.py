@@ -34,6 +34,7 @@ from autowerewolf.web import (
 from autowerewolf.web.access import claims_of, require_owner
 from autowerewolf.web.gate import Gate
 from autowerewolf.web.handling import read, runtime
+from autowerewolf.web.headers import SecurityHeaders
 from autowerewolf.web.links import entry, owner_token
 from autowerewolf.web.settings import is_exposed
 
@@ -103,14 +104,17 @@ routes = [
     Route("/aw/games/{game}", game_routes.game),
     Route("/aw/games/{game}/events", game_routes.events),
     Route("/aw/games/{game}/records/{ref:int}", game_routes.record),
-    Route("/aw/games/{game}/decision", game_routes.decision),
+    Route("/aw/games/{game}/decision", game_routes.decision, methods=["GET", "POST"]),
     Route("/aw/games/{game}/answer", game_routes.answer, methods=["POST"]),
     Route("/aw/games/{game}/resume", control_routes.resume, methods=["POST"]),
     Route("/aw/games/{game}/links/{holder}/revoke", control_routes.revoke_link, methods=["POST"]),
     Route("/aw/games/{game}/fork", control_routes.fork_game, methods=["POST"]),
     Mount("/app", app=StaticFiles(directory=STATIC, html=True)),
 ]
-# The gate is the server's outermost middleware (LangGraph puts an app's middleware first).
+# The security headers, then the gate, are the server's outermost middleware (LangGraph puts
+# an app's middleware first), so they see every request and every answer, LangGraph's too.
 app = Starlette(
-    routes=routes, lifespan=lifespan, middleware=[Middleware(Gate, exposed=is_exposed())]
+    routes=routes,
+    lifespan=lifespan,
+    middleware=[Middleware(SecurityHeaders), Middleware(Gate, exposed=is_exposed())],
 )

@@ -3,9 +3,10 @@
 The gate (gate.py) has already refused what is closed, cross-site or not the owner's on
 LangGraph's API; this is the LangGraph server's own check, on its API and (with
 `enable_custom_route_auth`) on our routes. Authentication reads a token (tokens.py, links.py)
-from `Authorization: Bearer`, else from the session cookie the request names (sessions.py);
-never from the address. The web app's static files and the routes that start or list a
-browser's sessions are open; everything else needs a genuine, unexpired, unrevoked token.
+from `Authorization: Bearer`, else from the session cookie the request names in its
+`X-AW-Session` header (sessions.py); never from the address. The web app's static files and
+the routes that start or list a browser's sessions are open; everything else needs a
+genuine, unexpired, unrevoked token.
 
 Authorization of LangGraph's own API (/threads, /runs, /assistants, crons): the owner only.
 The raw thread state, history and streams hold every seat's role and private results, so
@@ -32,10 +33,8 @@ auth = Auth()
 
 
 @auth.authenticate
-async def authenticate(
-    headers: dict[bytes, bytes], path: str, method: str, query_params: Mapping[str, str]
-) -> Mapping[str, Any]:
-    claims = authenticated(token_from(headers, query_params, method))
+async def authenticate(headers: dict[bytes, bytes], path: str) -> Mapping[str, Any]:
+    claims = authenticated(token_from(headers))
     if claims is None:
         if path in OPEN_PATHS or path.startswith(OPEN_PREFIXES):
             return {"identity": "anonymous", "permissions": [], "kind": "anonymous"}

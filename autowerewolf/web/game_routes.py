@@ -76,14 +76,17 @@ def answering_seat(request: Request) -> tuple[str, str]:
 
 
 async def decision(request: Request) -> Response:
-    # What this seat is asked now, if the game waits for its answer.
+    # What this seat is asked now, if the game waits for its answer. A GET only reads it; a
+    # POST says the seat's page shows it now, which starts the seat's answer time (no GET
+    # changes anything: another site's <img> can send one with the user's cookies).
     game_id, seat = answering_seat(request)
     pending = await server_games.pending_interrupt(game_id)
     if pending is None or seat not in pending["value"]["seats"]:
         return JSONResponse({"decision": None})
     if runtime.box.answered(game_id, pending["id"], seat):
         return JSONResponse({"decision": None, "answered": True})
-    runtime.box.shown(game_id, pending["id"], seat)
+    if request.method == "POST":
+        runtime.box.shown(game_id, pending["id"], seat)
     record_ = await read(runtime.reader.load, game_id)
     error = (pending["value"].get("errors") or {}).get(seat)
     return JSONResponse({"decision": decision_json(record_.game, record_.events, seat, error)})

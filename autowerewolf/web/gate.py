@@ -126,8 +126,7 @@ class Gate:
         refusal = cross_site_refusal(method, headers, scheme, self.exposed)
         if refusal is not None or kind != "owner":
             return refusal
-        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
-        claims = authenticated(token_from(headers, query, method))
+        claims = authenticated(token_from(headers))
         if claims is None:
             return 401, "missing or invalid token"
         if not claims.is_owner:

@@ -1,6 +1,7 @@
 """Driving the web app in headless Chromium (Playwright), and capturing every payload a
 page receives (fetch responses, and each server-sent event from the network itself)."""
 
+import base64
 import contextlib
 import time
 from dataclasses import dataclass, field
@@ -30,14 +31,38 @@ def open_tab(browser: Any, server: Server, link: str) -> Tab:
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     tab = Tab(page)
-    cdp = context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.on("Network.eventSourceMessageReceived", lambda e: tab.payloads.append(e["data"]))
+    _keep_streams(tab, context.new_cdp_session(page))
     page.on("response", lambda response: _keep_body(tab, response))
     page.goto(link if link.startswith("http") else f"{server.url}{link}")
     page.wait_for_function("!location.hash.startsWith('#/enter/')")
     assert "enter" not in page.url, "the token must leave the address bar"
     return tab
+
+
+def _keep_streams(tab: Tab, cdp: Any) -> None:
+    """Each message of the page's event streams, from the network itself (the page reads
+    them with fetch, whose body Playwright gives only once the stream has ended)."""
+    unsplit: dict[str, str] = {}  # request id -> the stream's text after its last whole line
+
+    def take(request_id: str, data: str) -> None:
+        text = unsplit.get(request_id, "") + base64.b64decode(data).decode("utf-8", "replace")
+        lines = text.replace("\r\n", "\n").split("\n")
+        unsplit[request_id] = lines.pop()
+        tab.payloads += [line[5:].strip() for line in lines if line.startswith("data:")]
+
+    def on_response(event: dict[str, Any]) -> None:
+        if "/events" in event["response"]["url"]:
+            unsplit[event["requestId"]] = ""
+            started = cdp.send("Network.streamResourceContent", {"requestId": event["requestId"]})
+            take(event["requestId"], started.get("bufferedData", ""))
+
+    def on_data(event: dict[str, Any]) -> None:
+        if event["requestId"] in unsplit and event.get("data"):
+            take(event["requestId"], event["data"])
+
+    cdp.send("Network.enable")
+    cdp.on("Network.responseReceived", on_response)
+    cdp.on("Network.dataReceived", on_data)
 
 
 def _keep_body(tab: Tab, response: Any) -> None:

@@ -203,8 +203,8 @@ def test_a_link_becomes_a_session_of_its_own_beside_the_others(
         assert (as_owner["kind"], as_seat["kind"], as_seat["seat"]) == ("owner", "seat", "P03")
         held = {s["session"] for s in browser.get("/aw/sessions").json()}
         assert held == {"owner", f"seat.{game}.P03"}
-        # An event stream names its session in the address, for reading only.
-        assert browser.get(f"/aw/me?session=seat.{game}.P03").json()["seat"] == "P03"
+        # The address never names a session, for reading or for writing.
+        assert browser.get(f"/aw/me?session=seat.{game}.P03").status_code == 401
         assert browser.post("/aw/games/x/resume?session=owner", json={}).status_code == 401
     # A token in the address is ignored anywhere (the access log writes addresses).
     assert httpx.get(f"{server.url}/aw/me?token={seat}").status_code == 401

@@ -95,8 +95,8 @@ def test_a_request_uses_only_the_session_it_names() -> None:
     headers = {b"cookie": cookies}
     assert token_from(headers) is None  # a cookie is never taken unless named
     assert token_from({**headers, b"x-aw-session": b"seat.g.P03"}) == "SEAT"
-    assert token_from(headers, {"session": "owner"}, "GET") == "OWNER"  # an event stream
-    assert token_from(headers, {"session": "owner"}, "POST") is None  # never to write
+    assert token_from({**headers, b"x-aw-session": b"owner"}) == "OWNER"
+    assert token_from({**headers, b"x-aw-session": b"spectator.g"}) is None  # no such cookie
     assert token_from({**headers, b"authorization": b"Bearer API"}) == "API"
     assert session_cookies(headers) == {"owner": "OWNER", "seat.g.P03": "SEAT"}
 

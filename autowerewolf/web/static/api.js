@@ -35,9 +35,77 @@ export async function api(path, options = {}) {
 
 export const post = (path, body) => api(path, { method: "POST", body: JSON.stringify(body) });
 
-// An event stream cannot send headers: it names its session in the address (reads only).
-export const streamUrl = (path) =>
-  `${path}${path.includes("?") ? "&" : "?"}session=${encodeURIComponent(currentSession())}`;
+// An event stream, read with fetch so that it names its session in the header like every
+// other request (EventSource sends no headers, and an address must never name a session).
+// As EventSource does, it reconnects from the last event id it saw when the connection
+// drops, and gives up on a refusal. `onEvent(name, data)` for each message, `onConnection`
+// with live, reconnecting or closed; the returned function closes the stream.
+const RETRY_MS = 3000;
+
+function sseLines(onEvent, onId) {
+  let name = "message";
+  let data = [];
+  return (line) => {
+    if (line === "") {
+      if (data.length) onEvent(name, data.join("\n"));
+      name = "message";
+      data = [];
+      return;
+    }
+    if (line.startsWith(":")) return; // a comment: the server's keep-alive ping
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+    if (field === "event") name = value;
+    else if (field === "data") data.push(value);
+    else if (field === "id") onId(value);
+  };
+}
+
+export function openStream(path, onEvent, onConnection) {
+  const aborter = new AbortController();
+  let closed = false;
+  let lastId = "";
+  const close = () => {
+    closed = true;
+    aborter.abort();
+  };
+  const read = async (response) => {
+    const line = sseLines(onEvent, (id) => { lastId = id; });
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    while (!closed) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      const held = buffer.endsWith("\r") ? 1 : 0; // a "\r\n" may be split between chunks
+      const lines = buffer.slice(0, buffer.length - held).split(/\r\n|\n|\r/);
+      buffer = lines.pop() + buffer.slice(buffer.length - held);
+      for (const one of lines) if (!closed) line(one);
+    }
+  };
+  (async () => {
+    while (!closed) {
+      try {
+        const headers = { Accept: "text/event-stream", "X-AW-Session": currentSession() };
+        if (lastId) headers["Last-Event-ID"] = lastId;
+        const response = await fetch(path, { headers, credentials: "same-origin", signal: aborter.signal });
+        if (!response.ok) {
+          onConnection("closed");
+          return;
+        }
+        onConnection("live");
+        await read(response);
+      } catch (error) {
+        if (closed) return;
+      }
+      if (closed) return;
+      onConnection("reconnecting");
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  })();
+  return close;
+}
 
 // One line per problem, as on the command line.
 export const ErrorLine = ({ error }) =>

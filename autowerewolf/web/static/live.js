@@ -1,6 +1,6 @@
 // The game as it happens: frames from the server's event stream for one audience.
 import { useEffect, useState } from "preact/hooks";
-import { streamUrl } from "/app/api.js";
+import { openStream } from "/app/api.js";
 
 export function useLive(gameId, audience) {
   const [frames, setFrames] = useState([]);
@@ -20,28 +20,29 @@ export function useLive(gameId, audience) {
       setFrames(buffer.slice());
     };
     const url = `/aw/games/${encodeURIComponent(gameId)}/events?audience=${encodeURIComponent(audience)}`;
-    const source = new EventSource(streamUrl(url));
-    source.addEventListener("frame", (message) => {
-      const frame = JSON.parse(message.data);
-      // Players come only when they changed: a frame without them keeps the last ones.
-      if (!frame.players) frame.players = buffer.length ? buffer[buffer.length - 1].players : [];
-      // Arrival times, for measuring the latency from a step's checkpoint to the page.
-      performance.mark("aw-frame", { detail: { ply: frame.ply ?? null } });
-      buffer.push(frame);
-      if (!scheduled) {
-        scheduled = true;
-        requestAnimationFrame(flush);
+    const onEvent = (name, data) => {
+      if (name === "frame") {
+        const frame = JSON.parse(data);
+        // Players come only when they changed: a frame without them keeps the last ones.
+        if (!frame.players) frame.players = buffer.length ? buffer[buffer.length - 1].players : [];
+        // Arrival times, for measuring the latency from a step's checkpoint to the page.
+        performance.mark("aw-frame", { detail: { ply: frame.ply ?? null } });
+        buffer.push(frame);
+        if (!scheduled) {
+          scheduled = true;
+          requestAnimationFrame(flush);
+        }
+      } else if (name === "ready") {
+        requestAnimationFrame(() => setReady(audience));
+      } else if (name === "status") {
+        setStatus(JSON.parse(data));
+      } else if (name === "end") {
+        close();
+        setConnection("ended");
       }
-    });
-    source.addEventListener("ready", () => requestAnimationFrame(() => setReady(audience)));
-    source.addEventListener("status", (message) => setStatus(JSON.parse(message.data)));
-    source.addEventListener("end", () => {
-      source.close();
-      setConnection("ended");
-    });
-    source.onopen = () => setConnection("live");
-    source.onerror = () => setConnection(source.readyState === EventSource.CLOSED ? "closed" : "reconnecting");
-    return () => source.close();
+    };
+    const close = openStream(url, onEvent, setConnection);
+    return close;
   }, [gameId, audience]);
   return { frames, status, ready, connection };
 }

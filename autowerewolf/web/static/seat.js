@@ -1,7 +1,7 @@
 // A human seat: its role and private facts, and the decision it is asked (legal options,
 // speech or message box, the error of an illegal answer).
 import { useEffect, useState } from "preact/hooks";
-import { api, post, html, ErrorLine, useSubmit } from "/app/api.js";
+import { post, html, ErrorLine, useSubmit } from "/app/api.js";
 
 export function MyStanding({ me }) {
   if (!me) return null;
@@ -77,8 +77,9 @@ export function SeatPanel({ gameId, turn }) {
   const [error, setError] = useState(null);
   useEffect(() => { announce(decision); }, [decision && decision.key, decision && decision.error]);
   useEffect(() => () => { document.title = TITLE; }, []);
+  // A POST: the page shows the question now, so the seat's answer time starts now.
   const load = () =>
-    api(`/aw/games/${encodeURIComponent(gameId)}/decision`).then((body) => {
+    post(`/aw/games/${encodeURIComponent(gameId)}/decision`, {}).then((body) => {
       setDecision(body.decision);
       if (body.decision) setNote(null);
     }, setError);
