@@ -5,42 +5,134 @@ import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-import httpx
-from langchain_core.messages import AIMessage
+import openai
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
+from autowerewolf.backends.answer_format import (
+    ANSWER_NOTES,
+    FORMATS,
+    AnswerFormat,
+    refuses_format,
+    response_format,
+    schema_instruction,
+)
 from autowerewolf.backends.call_error import redacted
 from autowerewolf.backends.grammar import compact_grammar
+from autowerewolf.backends.strict_schema import bounded_answer
+from autowerewolf.prompts.replies import UnusableReply, read_json_object
+
+
+def answer_class(response_format_: object) -> type[BaseModel] | None:
+    """The pydantic answer class a structured call was given (LangChain passes it as is)."""
+    if isinstance(response_format_, type) and issubclass(response_format_, BaseModel):
+        return response_format_
+    return None
+
+
+def with_instruction(messages: list[BaseMessage], instruction: str) -> list[BaseMessage]:
+    """`messages` with `instruction` closing the last one when it is the user's text (chat
+    templates that require turns to alternate refuse two user turns in a row), else after it."""
+    last = messages[-1] if messages else None
+    if isinstance(last, HumanMessage) and isinstance(last.content, str):
+        closed = last.model_copy(update={"content": f"{last.content}\n\n{instruction}"})
+        return [*messages[:-1], closed]
+    return [*messages, HumanMessage(instruction)]
 
 
 class RedactingChatOpenAI(ChatOpenAI):
-    """ChatOpenAI whose errors never carry the API key, even when the server echoes it.
+    """ChatOpenAI whose errors never carry the API key, even when the server echoes it, and
+    whose structured answers are asked in the strict subset every provider accepts, stepping
+    down when a server refuses it (backends/answer_format.py), and read and bounded here
+    (backends/strict_schema.py).
 
     The OpenAI client puts the server's error body into the exception message; a new
     exception with the redacted text replaces it (`from None`: no chained original)."""
 
-    def _refused_answer(self, err: Exception) -> AIMessage | None:
-        """The server's answer when the OpenAI client refused it: with a structured-output
-        schema the client validates the answer inside the call and raises if it does not
-        fit, before LangChain's parser could report it with the raw answer. ChatOpenAI
-        attaches the HTTP response: the answer is rebuilt from it, to be recorded and its
-        tokens counted like any invalid answer (players/llm/calls.py)."""
-        response = getattr(err, "response", None)
-        if not isinstance(err, ValidationError) or not isinstance(response, httpx.Response):
-            return None
-        try:
-            message = self._create_chat_result(response.json()).generations[0].message
-        except Exception:  # not a chat completion after all: the error alone is reported
-            return None
-        return message if isinstance(message, AIMessage) else None
+    @property
+    def _format_key(self) -> str:
+        """The model as the step down remembers it: its server and its name."""
+        return f"{self.openai_api_base} {self.model_name}"
 
-    def _generate(self, *args: Any, **kwargs: Any) -> ChatResult:
-        try:
-            return super()._generate(*args, **kwargs)
-        except Exception as err:
-            raise redacted(err, self._refused_answer(err)) from None
+    def _converted(self, kwargs: dict[str, Any]) -> type[BaseModel] | None:
+        """The answer class of a structured call this client asks in an answer format."""
+        return answer_class(kwargs.get("response_format"))
+
+    def _streaming_disabled(self, **kwargs: Any) -> bool:
+        """A structured answer is never streamed: it is read whole, also when the graph runs
+        under a streaming callback (LangGraph's `messages` mode)."""
+        if answer_class(kwargs.get("response_format")) is not None:
+            return True
+        return super()._streaming_disabled(**kwargs)
+
+    def _asked(
+        self, messages: list[BaseMessage], kwargs: dict[str, Any], answer: type[BaseModel]
+    ) -> tuple[AnswerFormat, list[BaseMessage], dict[str, Any]]:
+        """The call's messages and arguments in this model's current answer format."""
+        form = FORMATS.current(self._format_key)
+        asked = {**kwargs, "response_format": response_format(answer, form)}
+        if form is AnswerFormat.JSON_MODE:
+            messages = with_instruction(messages, schema_instruction(answer))
+        return form, messages, asked
+
+    def _answered(
+        self, result: ChatResult, answer: type[BaseModel], notes: list[str]
+    ) -> ChatResult:
+        """Each answer read by the one reply parser (prompts/replies.py: JSON mode's answer
+        may come fenced or after a think block) and bounded to its class
+        (backends/strict_schema.py), with the notes of its cuts and of a step down; an
+        answer that does not fit fails the call with the answer."""
+        for generation in result.generations:
+            message = generation.message
+            if not isinstance(message, AIMessage):
+                continue
+            try:
+                parsed, cuts = bounded_answer(answer, read_json_object(str(message.content)).data)
+            except (UnusableReply, ValidationError) as err:
+                message.additional_kwargs[ANSWER_NOTES] = notes
+                raise redacted(err, message) from None
+            message.additional_kwargs["parsed"] = parsed
+            message.additional_kwargs[ANSWER_NOTES] = [*notes, *cuts]
+        return result
+
+    def _stepped(self, err: Exception, form: AnswerFormat, notes: list[str]) -> bool:
+        """Whether the call refused in `form` is asked again (in the model's next format)."""
+        if not refuses_format(err):
+            return False
+        assert isinstance(err, openai.BadRequestError)
+        after = FORMATS.after_refusal(self._format_key, form, err)
+        if after is None:
+            return False
+        if after[1] is not None:
+            notes.append(after[1])
+        return True
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        answer = self._converted(kwargs)
+        if answer is None:
+            try:
+                return super()._generate(messages, stop, run_manager, **kwargs)
+            except Exception as err:
+                raise redacted(err) from None
+        notes: list[str] = []
+        while True:
+            form, asked_messages, asked = self._asked(messages, kwargs, answer)
+            try:
+                result = super()._generate(asked_messages, stop, run_manager, **asked)
+            except Exception as err:
+                if self._stepped(err, form, notes):
+                    continue
+                raise redacted(err) from None
+            return self._answered(result, answer, notes)
 
     def _create_chat_result(self, response: Any, generation_info: Any = None) -> ChatResult:
         """ChatOpenAI drops a reasoning model's separate `reasoning_content`; keep it in the
@@ -59,11 +151,29 @@ class RedactingChatOpenAI(ChatOpenAI):
                 generation.message.additional_kwargs["reasoning_content"] = thinking
         return result
 
-    async def _agenerate(self, *args: Any, **kwargs: Any) -> ChatResult:
-        try:
-            return await super()._agenerate(*args, **kwargs)
-        except Exception as err:
-            raise redacted(err, self._refused_answer(err)) from None
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        answer = self._converted(kwargs)
+        if answer is None:
+            try:
+                return await super()._agenerate(messages, stop, run_manager, **kwargs)
+            except Exception as err:
+                raise redacted(err) from None
+        notes: list[str] = []
+        while True:
+            form, asked_messages, asked = self._asked(messages, kwargs, answer)
+            try:
+                result = await super()._agenerate(asked_messages, stop, run_manager, **asked)
+            except Exception as err:
+                if self._stepped(err, form, notes):
+                    continue
+                raise redacted(err) from None
+            return self._answered(result, answer, notes)
 
     def _stream(self, *args: Any, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
         try:
@@ -85,22 +195,23 @@ class LlamaServerChat(RedactingChatOpenAI):
     parsed here, where the OpenAI client would have parsed it. Same answers, about half the
     generated tokens for a vote."""
 
+    def _converted(self, kwargs: dict[str, Any]) -> type[BaseModel] | None:
+        """A class the compact grammar covers goes as that grammar (`_get_request_payload`),
+        as the embedded model's measured games were played; any other in an answer format."""
+        if compact_grammar(kwargs.get("response_format")) is not None:
+            return None
+        return super()._converted(kwargs)
+
     def _get_request_payload(
         self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any
     ) -> dict[str, Any]:
         payload: dict[str, Any] = super()._get_request_payload(input_, stop=stop, **kwargs)
-        grammar = compact_grammar(payload.get("response_format"))
+        answer = answer_class(payload.get("response_format"))
+        grammar = None if answer is None else compact_grammar(answer)
         if grammar is not None:
             del payload["response_format"]
             payload["extra_body"] = {**(payload.get("extra_body") or {}), "grammar": grammar}
         return payload
-
-    def _streaming_disabled(self, **kwargs: Any) -> bool:
-        """A structured answer is never streamed: it is parsed whole (`_with_parsed`), also
-        when the graph runs under a streaming callback (LangGraph's `messages` mode)."""
-        if compact_grammar(kwargs.get("response_format")) is not None:
-            return True
-        return super()._streaming_disabled(**kwargs)
 
     def _with_parsed(self, result: ChatResult, kwargs: dict[str, Any]) -> ChatResult:
         """Each answer's JSON as LangChain's structured-output parser reads it; an answer

@@ -63,7 +63,10 @@ def fill(schema: dict[str, Any], rng: random.Random, name: str = "") -> Any:
         if node.get("type") == "object":
             return {key: value(sub, key) for key, sub in node.get("properties", {}).items()}
         if node.get("type") == "array":  # a structured speech's acts
-            count = rng.randint(node.get("minItems", 0), node.get("maxItems", 3))
+            # One item where the schema leaves the count open (a strict schema, whose
+            # bounds are checked after parsing: backends/strict_schema.py).
+            low = node.get("minItems", 1 if "maxItems" not in node else 0)
+            count = rng.randint(low, node.get("maxItems", max(low, 1)))
             return [value(node["items"], field) for _ in range(count)]
         if node.get("type") == "integer":
             return rng.randint(node.get("minimum", 0), node.get("maximum", 4))

@@ -11,6 +11,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel
 
+from autowerewolf.backends.answer_format import ANSWER_NOTES
 from autowerewolf.backends.call_error import ModelCallError
 from autowerewolf.backends.gate import ModelUnavailable
 from autowerewolf.backends.redact import redact_secrets
@@ -41,6 +42,8 @@ class CallOutcome:
     tokens_out: int
     cached_tokens: int
     thinking: str = ""
+    # The backend's notes on the answer (a text cut to its bound, the format stepped down).
+    notes: tuple[str, ...] = ()
 
 
 def thinking_of(message: BaseMessage) -> str:
@@ -84,6 +87,9 @@ def _outcome(result: Any) -> CallOutcome:
         tokens_out=(usage["completion_tokens"] if usage else None) or 0,
         cached_tokens=(usage["cached_tokens"] if usage else None) or 0,
         thinking=thinking_of(raw_message) if isinstance(raw_message, BaseMessage) else "",
+        notes=tuple(raw_message.additional_kwargs.get(ANSWER_NOTES) or ())
+        if isinstance(raw_message, BaseMessage)
+        else (),
     )
 
 

@@ -24,17 +24,17 @@ from autowerewolf.players.llm.calls import (
     arun_calls,
     run_calls,
 )
-from autowerewolf.players.llm.memory import Memory
-from autowerewolf.players.llm.question import (
-    decision_question,
-    prompt_messages,
-    question_grounds,
-)
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.simple import random_answer
 from autowerewolf.prompts import estimates, speech_acts
 from autowerewolf.prompts.answers import COMPACT, Bounds, answer_schema
 from autowerewolf.prompts.question import NO_ANSWER, reprompt
+from autowerewolf.prompts.recall import Memory
+from autowerewolf.prompts.seat_prompt import (
+    decision_question,
+    prompt_messages,
+    question_grounds,
+)
 from autowerewolf.prompts.second_look import second_look
 from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.decisions import Action, Option
@@ -126,6 +126,7 @@ class LLMPlayer:
             exchange.cached_tokens += outcome.cached_tokens
             exchange.raws.append(outcome.raw)
             exchange.thinking.append(outcome.thinking)
+            exchange.errors.extend(outcome.notes)
             try:
                 if outcome.parsed is None:
                     problem = outcome.error or "the answer was not valid JSON for the schema"

@@ -1,0 +1,102 @@
+"""How a structured answer is asked of an OpenAI-compatible server, and the step down when the
+server refuses it.
+
+A server is first asked for the strict schema (backends/strict_schema.py) as a strict
+`json_schema` response format. A server that answers 400 to the schema itself (OpenAI's
+"Invalid schema for response_format ...", vLLM's "The provided JSON schema contains
+features not supported by xgrammar.") is asked the same schema without `strict`, and one
+that refuses that too is asked for JSON mode (`{"type": "json_object"}`) with the schema
+written into the prompt. Each model steps down once for the whole process, so a batch's
+games do not each pay the refused call; the call that stepped down notes it in its seat's
+record (`STEPPED_DOWN`), and the report's validity table counts those notes.
+"""
+
+import json
+import re
+import threading
+from enum import StrEnum
+
+import openai
+from pydantic import BaseModel
+
+from autowerewolf.backends.strict_schema import strict_schema
+
+# How a record's note says the model's answer format stepped down (its start).
+STEPPED_DOWN = "answer format stepped down"
+# The message key under which the backend leaves its notes on an answer (cuts, step-downs).
+ANSWER_NOTES = "answer_notes"
+# A 400 about the response format, in the words OpenAI, vLLM (xgrammar, guidance, outlines)
+# and llama.cpp use for it; a 400 about anything else (a context overflow) is no refusal.
+_ABOUT_THE_FORMAT = re.compile(
+    r"schema|response_format|json_object|grammar|guided|structured output", re.IGNORECASE
+)
+_NOTE_KEEP_CHARS = 200
+
+
+class AnswerFormat(StrEnum):
+    STRICT = "strict json_schema"
+    LOOSE = "non-strict json_schema"
+    JSON_MODE = "JSON mode"
+
+
+LADDER = tuple(AnswerFormat)
+
+
+def response_format(answer: type[BaseModel], form: AnswerFormat) -> dict[str, object]:
+    """The `response_format` that asks for `answer` in `form`."""
+    if form is AnswerFormat.JSON_MODE:
+        return {"type": "json_object"}
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": answer.__name__,
+            "schema": strict_schema(answer),
+            "strict": form is AnswerFormat.STRICT,
+        },
+    }
+
+
+def schema_instruction(answer: type[BaseModel]) -> str:
+    """JSON mode's words for the schema the server no longer enforces."""
+    schema = json.dumps(strict_schema(answer), ensure_ascii=False, separators=(",", ":"))
+    return f"Answer with one JSON object and nothing else, fitting this JSON Schema: {schema}"
+
+
+def refuses_format(err: Exception) -> bool:
+    """Whether `err` is the server's 400 to the response format (the schema) it was sent."""
+    if not isinstance(err, openai.BadRequestError):
+        return False
+    return err.param == "response_format" or bool(_ABOUT_THE_FORMAT.search(err.message))
+
+
+class FormatLadder:
+    """The answer format each model is asked in, shared by every game of the process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._forms: dict[str, AnswerFormat] = {}
+
+    def current(self, model: str) -> AnswerFormat:
+        with self._lock:
+            return self._forms.get(model, AnswerFormat.STRICT)
+
+    def after_refusal(
+        self, model: str, refused: AnswerFormat, err: openai.BadRequestError
+    ) -> tuple[AnswerFormat, str | None] | None:
+        """The format to ask again in after `refused` was refused with `err`, and the note of
+        the step down if this call made it (calls refused in a format another call already
+        left only ask again); None when there is no format below."""
+        with self._lock:
+            now = self._forms.get(model, AnswerFormat.STRICT)
+            if now is not refused:
+                return now, None
+            lower = LADDER.index(refused) + 1
+            if lower == len(LADDER):
+                return None
+            self._forms[model] = LADDER[lower]
+        said = " ".join(err.message.split())[:_NOTE_KEEP_CHARS]
+        note = f"{STEPPED_DOWN} from {refused} to {LADDER[lower]} for {model}: {said}"
+        return LADDER[lower], note
+
+
+FORMATS = FormatLadder()
