@@ -14,6 +14,8 @@ Two ways to open a database, chosen by the caller (`open_saver(path, create=, re
   its tables to itself) or that fails SQLite's `quick_check` (a damaged file is not written
   into), and stamp the databases they create with `APPLICATION_ID` and `SCHEMA_VERSION`.
 
+A new database is created 0600 in folders created 0700 (private_files.py).
+
 Databases written before the stamp (application id 0 holding only this project's tables)
 are accepted by both; a writer stamps them.
 """
@@ -28,6 +30,7 @@ from autowerewolf.errors import StoreError
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import ScriptedAnswer
+from autowerewolf.private_files import create_private_file
 from autowerewolf.rules import config, events, roles, state, variants
 
 # Each game's busy writer waits this long for another process's transaction.
@@ -193,7 +196,7 @@ def connect(path: Path, *, create: bool = False, readonly: bool = False) -> sqli
     """A checked connection to the game database `path` (see the module docstring)."""
     _check_file(path, create=create and not readonly)
     if create and not readonly:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        create_private_file(path)  # its -wal and -shm take its mode
     try:
         return _open_readonly(path) if readonly else _open_writable(path)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # damaged pages or text

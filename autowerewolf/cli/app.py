@@ -23,6 +23,7 @@ from autowerewolf.errors import first_line
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.agents.pool import ExperiencePool, PoolConfig
 from autowerewolf.players.factory import ModelPool, PlayerBuilder
+from autowerewolf.private_files import private_umask
 from autowerewolf.runner import Games
 
 app = typer.Typer(
@@ -72,11 +73,12 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
     Bad input (a user mistake, a damaged or foreign file) ends the command with one
     `error:` line and exit code 2. Anything else is a bug: one line naming the log file
     that holds its traceback, exit code 1. Library warnings go to that log, not the terminal.
+    Every file the command (or the server it runs) creates is private (private_files.py).
     """
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        with command_log() as log_file:
+        with private_umask(), command_log() as log_file:
             try:
                 return command(*args, **kwargs)
             except (typer.Exit, click.Abort, click.ClickException):

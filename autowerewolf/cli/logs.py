@@ -3,7 +3,7 @@
 The terminal only ever gets one line per problem. Everything longer goes to
 `autowerewolf.log` in `$AUTOWEREWOLF_LOG_DIR`, else `$XDG_STATE_HOME/autowerewolf`, else
 `~/.local/state/autowerewolf`; the file is created only when something is written, and
-every line passes through the secret redaction.
+every line passes through the secret redaction. The file and its folder are private.
 """
 
 import logging
@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from autowerewolf.backends.redact import RedactingFormatter, redact_secrets
+from autowerewolf.private_files import open_private_append
 
 LOG_DIR_ENV = "AUTOWEREWOLF_LOG_DIR"
 LOG_NAME = "autowerewolf.log"
@@ -33,8 +34,7 @@ class _QuietFileHandler(logging.FileHandler):
     be written is skipped rather than printing logging's own traceback on the terminal."""
 
     def _open(self):  # type: ignore[no-untyped-def]  # typeshed: returns a TextIO
-        Path(self.baseFilename).parent.mkdir(parents=True, exist_ok=True)
-        return super()._open()
+        return open_private_append(Path(self.baseFilename))
 
     def handleError(self, record: logging.LogRecord) -> None:
         pass
@@ -65,8 +65,7 @@ def log_internal_error(path: Path, err: BaseException) -> str:
     fallback = Path(tempfile.gettempdir()) / f"autowerewolf-{os.getpid()}.log"
     for target in (path, fallback):
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with target.open("a", encoding="utf-8") as f:
+            with open_private_append(target) as f:
                 f.write(redact_secrets(entry))
         except OSError:
             continue

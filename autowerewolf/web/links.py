@@ -10,13 +10,13 @@ A link handed out is the app's address with the token in its fragment (`entry`).
 
 import json
 import logging
-import os
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from autowerewolf.private_files import write_private_text
 from autowerewolf.web import tokens
 from autowerewolf.web.settings import links_path
 
@@ -60,10 +60,8 @@ class LinkBook:
     def _write(self) -> None:
         if self.path is None or DAMAGED in self._games:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_name(self.path.name + ".partial")
-        partial.write_text(json.dumps({"games": self._games}, indent=1), encoding="utf-8")
-        os.replace(partial, self.path)  # never a half-written book
+        # Never a half-written book; private, as it names the games and their holders.
+        write_private_text(self.path, json.dumps({"games": self._games}, indent=1))
 
     def _game(self, game: str) -> dict[str, Any]:
         return self._games.setdefault(game, {"lifetime_s": DEFAULT_LIFETIME_S, "links": {}})

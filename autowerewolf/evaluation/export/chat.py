@@ -27,11 +27,12 @@ from typing import Any
 
 from autowerewolf.evaluation.export.jsonl import PUBLIC_DECISION_FIELDS, is_public
 from autowerewolf.evaluation.saved import finished_games
-from autowerewolf.players.llm.memory import remember
 from autowerewolf.players.observation import prompted
 from autowerewolf.players.records import DecisionRecord
+from autowerewolf.private_files import output_folder, replaced_atomically
 from autowerewolf.prompts.memory import memory_text
 from autowerewolf.prompts.question import decision_message
+from autowerewolf.prompts.recall import remember
 from autowerewolf.prompts.speech_acts import said
 from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.decisions import Action
@@ -177,10 +178,14 @@ def export_chat(source: Path, out: Path, chosen: ChatFilter = ChatFilter()) -> d
     """Write chat.jsonl and chat-manifest.json into `out`; returns the manifest."""
     if chosen.camp is not None:
         Camp(chosen.camp)  # a ValueError names a camp that does not exist
-    out.mkdir(parents=True, exist_ok=True)
     counts = {"games": 0, "examples": 0, "unreplayable": 0}
     skipped: list[str] = []
-    with (out / "chat.jsonl").open("w", encoding="utf-8") as f:
+    # Both files appear, 0600, only when all is written (private_files.py).
+    with (
+        output_folder(out),
+        replaced_atomically(out / "chat.jsonl") as f,
+        replaced_atomically(out / "chat-manifest.json") as manifest_file,
+    ):
         for _, _, record in finished_games(source):
             try:
                 found = list(replayed_views(record))
@@ -194,17 +199,18 @@ def export_chat(source: Path, out: Path, chosen: ChatFilter = ChatFilter()) -> d
                 if _kept(line, r, chosen):
                     f.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
                     counts["examples"] += 1
-    manifest = {
-        "schema": SCHEMA,
-        "filters": {k: v for k, v in vars(chosen).items() if v not in (None, False)},
-        "counts": counts,
-        "unreplayable": skipped,
-        "public": ["game_id", "index", "winner", "public", "and for a decision asked in "
-                   "public: seat, player, agent, model, purpose, day, step, key, choice, text"],
-        "hidden": ["chat.private.messages", "chat.private.answer", "chat.private.valid",
-                   "chat.private.fallback", "chat.private.error", "chat.private.role",
-                   "chat.private.camp", "chat.private.reward",
-                   "lines where public is false: the decision's fields under chat.private"],
-    }  # fmt: skip
-    (out / "chat-manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
+        manifest = {
+            "schema": SCHEMA,
+            "filters": {k: v for k, v in vars(chosen).items() if v not in (None, False)},
+            "counts": counts,
+            "unreplayable": skipped,
+            "public": ["game_id", "index", "winner", "public", "and for a decision asked in "
+                       "public: seat, player, agent, model, purpose, day, step, key, choice, "
+                       "text"],
+            "hidden": ["chat.private.messages", "chat.private.answer", "chat.private.valid",
+                       "chat.private.fallback", "chat.private.error", "chat.private.role",
+                       "chat.private.camp", "chat.private.reward",
+                       "lines where public is false: the decision's fields under chat.private"],
+        }  # fmt: skip
+        manifest_file.write(json.dumps(manifest, indent=2) + "\n")
     return manifest

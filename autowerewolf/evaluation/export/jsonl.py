@@ -15,6 +15,7 @@ secret is never exported. Databases are read only.
 import hashlib
 import json
 from collections import Counter
+from contextlib import ExitStack
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, TextIO
@@ -22,6 +23,7 @@ from typing import Any, TextIO
 from autowerewolf.evaluation.saved import finished_games
 from autowerewolf.evaluation.tournament.results import databases
 from autowerewolf.players.records import DecisionRecord
+from autowerewolf.private_files import output_folder, replaced_atomically
 from autowerewolf.rules.events import Audience, Event
 from autowerewolf.rules.steps import STEPS
 from autowerewolf.runner import GameRecord
@@ -154,20 +156,20 @@ def sha256(path: Path) -> str:
 
 def export(source: Path, out: Path) -> dict[str, Any]:
     """Write games.jsonl, events.jsonl, decisions.jsonl and manifest.json into `out`;
-    returns the manifest."""
-    out.mkdir(parents=True, exist_ok=True)
-    sources = [
-        {"file": db.name, "bytes": db.stat().st_size, "sha256": sha256(db)}
-        if isinstance(db, Path)
-        else {"database": str(db)}  # a PostgreSQL database: no file to fingerprint
-        for db in databases(source)
-    ]
-    counts: Counter[str] = Counter()
-    with (
-        (out / "games.jsonl").open("w", encoding="utf-8") as games,
-        (out / "events.jsonl").open("w", encoding="utf-8") as events,
-        (out / "decisions.jsonl").open("w", encoding="utf-8") as decisions,
-    ):
+    returns the manifest. The files appear together when all is written, each 0600: a
+    failure leaves none of them (private_files.py)."""
+    with output_folder(out), ExitStack() as files:
+        games, events, decisions, manifest_file = (
+            files.enter_context(replaced_atomically(out / name))
+            for name in ("games.jsonl", "events.jsonl", "decisions.jsonl", "manifest.json")
+        )
+        sources = [
+            {"file": db.name, "bytes": db.stat().st_size, "sha256": sha256(db)}
+            if isinstance(db, Path)
+            else {"database": str(db)}  # a PostgreSQL database: no file to fingerprint
+            for db in databases(source)
+        ]
+        counts: Counter[str] = Counter()
         for db, _, record in finished_games(source):
             _write(games, game_line(source_name(db), record))
             for i, event in enumerate(record.events):
@@ -175,19 +177,19 @@ def export(source: Path, out: Path) -> dict[str, Any]:
             for i, decision in enumerate(record.records):
                 _write(decisions, decision_line(record.game_id, i, decision))
             counts.update(games=1, events=len(record.events), decisions=len(record.records))
-    manifest = {
-        "schema": SCHEMA,
-        "autowerewolf": version("autowerewolf"),
-        "sources": sources,
-        "counts": {k: counts[k] for k in ("games", "events", "decisions")},
-        "files": {f"{name}.jsonl": fields for name, fields in FIELDS.items()},
-        "hidden": {
-            "games": [f"games.private.{name}" for name in PRIVATE_GAME_FIELDS],
-            "events": [f"events.private.{name}" for name in PRIVATE_EVENT_FIELDS]
-            + ["events where public is false: every field under events.private"],
-            "decisions": [f"decisions.private.{name}" for name in PRIVATE_DECISION_FIELDS]
-            + ["decisions where public is false: every field under decisions.private"],
-        },
-    }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        manifest = {
+            "schema": SCHEMA,
+            "autowerewolf": version("autowerewolf"),
+            "sources": sources,
+            "counts": {k: counts[k] for k in ("games", "events", "decisions")},
+            "files": {f"{name}.jsonl": fields for name, fields in FIELDS.items()},
+            "hidden": {
+                "games": [f"games.private.{name}" for name in PRIVATE_GAME_FIELDS],
+                "events": [f"events.private.{name}" for name in PRIVATE_EVENT_FIELDS]
+                + ["events where public is false: every field under events.private"],
+                "decisions": [f"decisions.private.{name}" for name in PRIVATE_DECISION_FIELDS]
+                + ["decisions where public is false: every field under decisions.private"],
+            },
+        }
+        manifest_file.write(json.dumps(manifest, indent=2) + "\n")
     return manifest
