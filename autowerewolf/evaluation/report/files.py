@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from autowerewolf.evaluation.report import debate as debate_report
+from autowerewolf.private_files import replaced_atomically
 
 CELL = ["value", "lo", "hi", "games", "n", "chance"]
 
 
 def _write(path: Path, header: list[str], rows: Iterable[list[Any]]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with replaced_atomically(path) as f:  # 0600, whole or not at all
         writer = csv.writer(f)
         writer.writerow(header)
         writer.writerows(rows)
