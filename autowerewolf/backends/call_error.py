@@ -12,7 +12,8 @@ class ModelCallError(RuntimeError):
 
     It keeps what the gate needs to decide on a retry (backends/gate.py): the HTTP status,
     the server's Retry-After, and whether the connection itself failed; and `answer`, the
-    server's answer (redacted) when the call failed because it did not fit the schema."""
+    server's answer (redacted) when the call failed because it did not fit the schema; and
+    `notes`, the backend's notes on the call (its answer format stepped down on the way)."""
 
     def __init__(
         self,
@@ -21,15 +22,19 @@ class ModelCallError(RuntimeError):
         retry_after_s: float | None = None,
         connection_failed: bool = False,
         answer: AIMessage | None = None,
+        notes: tuple[str, ...] = (),
     ) -> None:
         super().__init__(message)
         self.status_code = status_code
         self.retry_after_s = retry_after_s
         self.connection_failed = connection_failed
         self.answer = answer
+        self.notes = notes
 
 
-def redacted(err: Exception, answer: AIMessage | None = None) -> ModelCallError:
+def redacted(
+    err: Exception, answer: AIMessage | None = None, notes: tuple[str, ...] = ()
+) -> ModelCallError:
     if answer is not None and isinstance(answer.content, str):
         answer = answer.model_copy(update={"content": redact_secrets(answer.content)})
     return ModelCallError(
@@ -38,4 +43,5 @@ def redacted(err: Exception, answer: AIMessage | None = None) -> ModelCallError:
         retry_after_of(err),
         is_transient(err) and status_of(err) is None,
         answer,
+        notes,
     )

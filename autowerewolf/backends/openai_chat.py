@@ -2,6 +2,7 @@
 imported here alone, when a model is built: a game of programs never pays for it."""
 
 import json
+import warnings
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -24,6 +25,12 @@ from autowerewolf.backends.call_error import redacted
 from autowerewolf.backends.grammar import compact_grammar
 from autowerewolf.backends.strict_schema import bounded_answer
 from autowerewolf.prompts.replies import UnusableReply, read_json_object
+
+# LangChain warns on OpenAI's refusal of a schema and advises function calling; the refusal
+# is handled here, by the step down (backends/answer_format.py).
+warnings.filterwarnings(
+    "ignore", message="Invalid schema for OpenAI's structured output", category=UserWarning
+)
 
 
 def answer_class(response_format_: object) -> type[BaseModel] | None:
@@ -131,7 +138,7 @@ class RedactingChatOpenAI(ChatOpenAI):
             except Exception as err:
                 if self._stepped(err, form, notes):
                     continue
-                raise redacted(err) from None
+                raise redacted(err, notes=tuple(notes)) from None
             return self._answered(result, answer, notes)
 
     def _create_chat_result(self, response: Any, generation_info: Any = None) -> ChatResult:
@@ -172,7 +179,7 @@ class RedactingChatOpenAI(ChatOpenAI):
             except Exception as err:
                 if self._stepped(err, form, notes):
                     continue
-                raise redacted(err) from None
+                raise redacted(err, notes=tuple(notes)) from None
             return self._answered(result, answer, notes)
 
     def _stream(self, *args: Any, **kwargs: Any) -> Iterator[ChatGenerationChunk]:

@@ -69,7 +69,8 @@ def _failed(err: Exception) -> CallOutcome:
     if isinstance(err, ModelCallError) and err.answer is not None:
         # The server answered, but not to the schema: keep its answer and what it cost.
         return _outcome({"raw": err.answer, "parsed": None, "parsing_error": error})
-    return CallOutcome(None, "", error, 0, 0, 0)
+    notes = err.notes if isinstance(err, ModelCallError) else ()
+    return CallOutcome(None, "", error, 0, 0, 0, notes=notes)
 
 
 def _outcome(result: Any) -> CallOutcome:
