@@ -76,6 +76,9 @@ def test_a_human_seat_plays_a_whole_game_from_its_link(
     server.wait_status(game, "finished")
     assert leaks(parse_payloads(seat.payloads), truth(server, game), "P03") == []
     assert len(seat.payloads) > 20
+    # The scan read the event stream's frames too, not only the page's other answers.
+    frames = [p for p in parse_payloads(seat.payloads) if isinstance(p, dict) and "events" in p]
+    assert len(frames) > 10 and any(p.get("reveal") for p in frames)
     seat.close()
 
 
