@@ -12,20 +12,26 @@ A request is the training environment's observation of the seat (players/observa
 the view as text and messages, the legal options, the action list and mask, the features,
 the seat's own seed (never the game's) and the text bounds. An answer names an action
 (`{"action": index}` or `{"option": "P03"}`) with a `text` where the step takes one, and
-may add its `reasoning` (kept private with the game). A late answer (the seat's model
-`timeout_s`), a malformed or illegal one, or a dead program is replaced by a seeded random
-legal answer, recorded as a fallback with the reason; a `cmd:` program that timed out or
-died is started again for its next decision. Probes are answered by seeded random play.
+may add its `reasoning` (kept private with the game). The seat's model `timeout_s` is a
+hard deadline for each decision: a `cmd:` program runs in a process group of its own, which
+is killed at the deadline (its children with it; its pipes are closed, never read to their
+end), and an `http:` POST is cut at the deadline however its time is spent. A late answer
+(its record's latency is the deadline), a malformed or illegal one, or a dead program is
+replaced by a seeded random legal answer, recorded as a fallback with the reason; a `cmd:`
+program that timed out or died is started again for its next decision. Answers are strict
+JSON, not read by the LLM reply parser: a program is held to its protocol, and a repair
+would hide its bug. Probes are answered by seeded random play.
 """
 
+import asyncio
 import contextlib
 import json
 import logging
 import os
-import queue
+import selectors
 import shlex
+import signal
 import subprocess
-import threading
 import time
 import weakref
 from typing import Any
@@ -42,6 +48,10 @@ from autowerewolf.rules.steps import takes_text
 log = logging.getLogger(__name__)
 # What is kept of an agent's answer in its record, for audits (private with the game).
 RAW_KEEP_CHARS = 2000
+# An answer line past this is refused: a program that writes without end is broken.
+MAX_ANSWER_BYTES = 1_000_000
+# How long a killed program may take to end before it is left to the system to reap.
+KILL_WAIT_S = 1.0
 # The variables an agent program inherits: enough to find and run a program.
 PASSED_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
 
@@ -54,59 +64,100 @@ def bare_environment() -> dict[str, str]:
     return {k: os.environ[k] for k in PASSED_ENVIRONMENT if k in os.environ}
 
 
+class AgentTimeout(AgentFailure):
+    """An agent that did not answer by its deadline."""
+
+    def __init__(self, timeout_s: float) -> None:
+        super().__init__(f"no answer within {timeout_s:g} s")
+
+
 class _Process:
-    """A running agent program and the lines it writes."""
+    """A running agent program, in a process group of its own so that its deadline ends
+    every process it started (a shell wrapper's child, `sudo`'s or `docker run`'s client)."""
 
     def __init__(self, argv: list[str]) -> None:
         self.popen = subprocess.Popen(
             argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            bufsize=1,
             env=bare_environment(),
             close_fds=True,
+            start_new_session=True,
         )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        assert self.popen.stdin is not None and self.popen.stdout is not None
+        self._stdin, self._stdout = self.popen.stdin.fileno(), self.popen.stdout.fileno()
+        # Never blocked on a pipe: a child that holds it open must not outlast the deadline.
+        os.set_blocking(self._stdin, False)
+        os.set_blocking(self._stdout, False)
+        self._unread = bytearray()  # what the program wrote past its last full line
         # Ended with the game's process even if nobody closes it.
         self._finalizer = weakref.finalize(self, _kill, self.popen)
 
-    def _read(self) -> None:
-        assert self.popen.stdout is not None
-        for line in self.popen.stdout:
-            self.lines.put(line)
-        self.lines.put(None)  # end of output: the program exited
-
     def ask(self, request: str, timeout_s: float) -> str:
-        assert self.popen.stdin is not None
-        try:
-            self.popen.stdin.write(request + "\n")
-            self.popen.stdin.flush()
-        except OSError:
-            raise AgentFailure(f"the agent program exited (code {self.popen.poll()})") from None
+        """The program's next non-blank line, written to it `request` and read by the
+        deadline; AgentTimeout after it, AgentFailure if the program ends first."""
         deadline = time.monotonic() + timeout_s
-        while True:
+        outgoing = memoryview((request + "\n").encode("utf-8"))
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._stdout, selectors.EVENT_READ)
+            selector.register(self._stdin, selectors.EVENT_WRITE)
+            while True:
+                if not outgoing and (line := self._next_line()) is not None:
+                    return line
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise AgentTimeout(timeout_s)
+                for key, _ in selector.select(remaining):
+                    if key.fd == self._stdin:
+                        outgoing = outgoing[self._write(outgoing) :]
+                        if not outgoing:
+                            selector.unregister(self._stdin)
+                    else:
+                        self._read(deadline)
+
+    def _write(self, data: memoryview) -> int:
+        try:
+            return os.write(self._stdin, data)
+        except BlockingIOError:
+            return 0
+        except OSError:  # the pipe is broken: the program closed its input or ended
+            raise AgentFailure(f"the agent program exited (code {self.popen.poll()})") from None
+
+    def _read(self, deadline: float) -> None:
+        try:
+            chunk = os.read(self._stdout, 65536)
+        except BlockingIOError:
+            return
+        if not chunk:  # end of output: the program exited, or is about to
             try:
-                line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.0))
-            except queue.Empty:
-                raise AgentFailure(f"no answer within {timeout_s:g} s") from None
-            if line is None:
-                code = self.popen.wait()
-                raise AgentFailure(f"the agent program exited (code {code})")
+                code: int | None = self.popen.wait(max(deadline - time.monotonic(), 0.0))
+            except subprocess.TimeoutExpired:
+                code = None
+            raise AgentFailure(f"the agent program exited (code {code})")
+        self._unread += chunk
+        if len(self._unread) > MAX_ANSWER_BYTES:
+            raise AgentFailure(f"an answer line longer than {MAX_ANSWER_BYTES} bytes")
+
+    def _next_line(self) -> str | None:
+        """The next non-blank full line read, if there is one."""
+        while (end := self._unread.find(b"\n")) != -1:
+            line = self._unread[: end + 1].decode("utf-8", errors="replace")
+            del self._unread[: end + 1]
             if line.strip():
                 return line
+        return None
 
     def close(self) -> None:
         self._finalizer()
 
 
-def _kill(popen: subprocess.Popen[str]) -> None:
-    if popen.poll() is None:
-        popen.kill()
-    popen.wait()
+def _kill(popen: subprocess.Popen[bytes]) -> None:
+    """End the program's whole process group and close the pipes without reading them:
+    a process that left the group may still hold them, and nobody waits for it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(popen.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):  # one we may not signal (setuid)
+        popen.wait(KILL_WAIT_S)
     for stream in (popen.stdin, popen.stdout):
         if stream is not None:
             with contextlib.suppress(OSError):
@@ -122,7 +173,6 @@ class ExternalAgent:
         self.design = design
         self.timeout_s = timeout_s
         self._process: _Process | None = None
-        self._http: httpx.Client | None = None
         self._sent = 0
 
     def _exchange(self, request: dict[str, Any]) -> str:
@@ -140,19 +190,10 @@ class ExternalAgent:
                 self._process.close()  # a late answer must not answer the next request
                 self._process = None
                 raise
-        if self._http is None:
-            self._http = httpx.Client(timeout=self.timeout_s, trust_env=False)
-        try:
-            response = self._http.post(
-                self.design, content=body, headers={"Content-Type": "application/json"}
-            )
-        except httpx.TimeoutException:
-            raise AgentFailure(f"no answer within {self.timeout_s:g} s") from None
-        except httpx.HTTPError as err:
-            raise AgentFailure(f"the agent's server failed: {type(err).__name__}") from None
-        if response.status_code != 200:
-            raise AgentFailure(f"the agent's server answered HTTP {response.status_code}")
-        return response.text
+        # A worker thread's own event loop: its timeout bounds connecting, sending and
+        # reading together, which httpx's per-phase timeouts do not (a server trickling
+        # its answer a byte at a time would hold the game for as long as it likes).
+        return asyncio.run(_post_by_deadline(self.design, body, self.timeout_s))
 
     def decide(self, request: DecisionRequest) -> Answer:
         if request.purpose != "decision":
@@ -162,12 +203,13 @@ class ExternalAgent:
         payload = request_json(view, Actions([p.seat for p in view.players]), request.seed,
                                self._sent)  # fmt: skip
         started = time.perf_counter()
-        raw, reasoning, error = "", None, None
+        raw, reasoning, error, timed_out = "", None, None, False
         try:
             raw = self._exchange(payload)
             action, reasoning = parse_answer(raw, payload)
         except AgentFailure as err:
             error = str(err)
+            timed_out = isinstance(err, AgentTimeout)
             action = random_answer(request)
             log.warning("%s %s: %s; fallback to %s", view.seat, request.key, error, action.option)
         record = plain_record(
@@ -180,7 +222,8 @@ class ExternalAgent:
             valid=error is None,
             fallback=error is not None,
             error=error,
-            latency_s=time.perf_counter() - started,
+            # A late answer took its deadline: the kill and the fallback are the table's.
+            latency_s=self.timeout_s if timed_out else time.perf_counter() - started,
         )
         return Answer(action=action, record=record)
 
@@ -188,9 +231,23 @@ class ExternalAgent:
         if self._process is not None:
             self._process.close()
             self._process = None
-        if self._http is not None:
-            self._http.close()
-            self._http = None
+
+
+async def _post_by_deadline(url: str, body: str, timeout_s: float) -> str:
+    """The body of the endpoint's answer to one POST, all of it by the deadline."""
+    try:
+        async with asyncio.timeout(timeout_s):
+            async with httpx.AsyncClient(timeout=None, trust_env=False) as client:
+                response = await client.post(
+                    url, content=body, headers={"Content-Type": "application/json"}
+                )
+    except TimeoutError:
+        raise AgentTimeout(timeout_s) from None
+    except httpx.HTTPError as err:
+        raise AgentFailure(f"the agent's server failed: {type(err).__name__}") from None
+    if response.status_code != 200:
+        raise AgentFailure(f"the agent's server answered HTTP {response.status_code}")
+    return response.text
 
 
 def parse_answer(raw: str, request: dict[str, Any]) -> tuple[Action, str | None]:
