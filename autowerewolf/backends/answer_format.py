@@ -16,7 +16,6 @@ import re
 import threading
 from enum import StrEnum
 
-import openai
 from pydantic import BaseModel
 
 from autowerewolf.backends.strict_schema import strict_schema
@@ -62,11 +61,17 @@ def schema_instruction(answer: type[BaseModel]) -> str:
     return f"Answer with one JSON object and nothing else, fitting this JSON Schema: {schema}"
 
 
-def refuses_format(err: Exception) -> bool:
-    """Whether `err` is the server's 400 to the response format (the schema) it was sent."""
+def refusal_of_format(err: Exception) -> str | None:
+    """The server's words when `err` is its 400 to the response format (the schema) it was
+    sent; None for any other error. (openai is imported here: the reports read STEPPED_DOWN
+    without paying for the client.)"""
+    import openai
+
     if not isinstance(err, openai.BadRequestError):
-        return False
-    return err.param == "response_format" or bool(_ABOUT_THE_FORMAT.search(err.message))
+        return None
+    if err.param == "response_format" or _ABOUT_THE_FORMAT.search(err.message):
+        return err.message
+    return None
 
 
 class FormatLadder:
@@ -81,11 +86,11 @@ class FormatLadder:
             return self._forms.get(model, AnswerFormat.STRICT)
 
     def after_refusal(
-        self, model: str, refused: AnswerFormat, err: openai.BadRequestError
+        self, model: str, refused: AnswerFormat, refusal: str
     ) -> tuple[AnswerFormat, str | None] | None:
-        """The format to ask again in after `refused` was refused with `err`, and the note of
-        the step down if this call made it (calls refused in a format another call already
-        left only ask again); None when there is no format below."""
+        """The format to ask again in after `refused` was refused (the server's words:
+        `refusal`), and the note of the step down if this call made it (calls refused in a
+        format another call already left only ask again); None when there is none below."""
         with self._lock:
             now = self._forms.get(model, AnswerFormat.STRICT)
             if now is not refused:
@@ -94,7 +99,7 @@ class FormatLadder:
             if lower == len(LADDER):
                 return None
             self._forms[model] = LADDER[lower]
-        said = " ".join(err.message.split())[:_NOTE_KEEP_CHARS]
+        said = " ".join(refusal.split())[:_NOTE_KEEP_CHARS]
         note = f"{STEPPED_DOWN} from {refused} to {LADDER[lower]} for {model}: {said}"
         return LADDER[lower], note
 

@@ -6,7 +6,6 @@ import warnings
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-import openai
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
@@ -17,7 +16,7 @@ from autowerewolf.backends.answer_format import (
     ANSWER_NOTES,
     FORMATS,
     AnswerFormat,
-    refuses_format,
+    refusal_of_format,
     response_format,
     schema_instruction,
 )
@@ -107,10 +106,10 @@ class RedactingChatOpenAI(ChatOpenAI):
 
     def _stepped(self, err: Exception, form: AnswerFormat, notes: list[str]) -> bool:
         """Whether the call refused in `form` is asked again (in the model's next format)."""
-        if not refuses_format(err):
+        refusal = refusal_of_format(err)
+        if refusal is None:
             return False
-        assert isinstance(err, openai.BadRequestError)
-        after = FORMATS.after_refusal(self._format_key, form, err)
+        after = FORMATS.after_refusal(self._format_key, form, refusal)
         if after is None:
             return False
         if after[1] is not None:

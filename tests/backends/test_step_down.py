@@ -10,6 +10,9 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from autowerewolf.backends.answer_format import STEPPED_DOWN, AnswerFormat
+from autowerewolf.evaluation.bootstrap import GameTable, Resamples, Sums
+from autowerewolf.evaluation.games.facts import game_row
+from autowerewolf.evaluation.report.validity import ALL_STEPS, game_columns, validity_table
 from tests.backends.schema_games import play
 from tests.fakes.chat import (
     FakeChatModel,
@@ -39,6 +42,18 @@ def step_downs(out: dict[str, Any]) -> list[str]:
     ]
 
 
+def step_downs_in_validity_table(games: list[dict[str, Any]]) -> dict[str, int]:
+    """The report's validity table's step downs per player over all its decisions."""
+    table = GameTable()
+    for number, out in enumerate(games):
+        values: dict[Any, float] = {}
+        row = game_row(f"g{number}", out["events"], out["records"], out["seating"])
+        game_columns(row, values)
+        table.add(values)
+    sums = Sums(table, Resamples(table.games, 20, 0))
+    return {e["player"]: e["step_downs"] for e in validity_table(sums) if e["step"] == ALL_STEPS}
+
+
 def json_mode_answer(messages: list[BaseMessage], schema: dict[str, Any]) -> str:
     """A reasoning model's JSON-mode answer: a think block, then the answer fenced, to the
     schema the prompt gives (JSON mode carries none)."""
@@ -64,6 +79,7 @@ def test_openais_refusal_of_the_strict_schema_steps_down_once_to_a_loose_schema(
     strict = forms.count(AnswerFormat.STRICT)
     assert 1 <= strict <= 12 and AnswerFormat.STRICT not in forms[strict:]
     assert AnswerFormat.JSON_MODE not in forms
+    assert step_downs_in_validity_table([first, second]) == {"refuses-strict": 1}
 
 
 def test_vllms_refusal_of_any_schema_steps_each_model_down_to_json_mode_once() -> None:
@@ -88,6 +104,7 @@ def test_vllms_refusal_of_any_schema_steps_each_model_down_to_json_mode_once() -
         answered = forms.count(AnswerFormat.JSON_MODE)
         assert answered == len(chat.prompts)  # every answer came in JSON mode
     assert len(notes) == 4
+    assert step_downs_in_validity_table([out]) == {"vllm-a": 2, "vllm-b": 2}
 
 
 def test_a_refusal_of_json_mode_too_fails_the_call_without_a_loop() -> None:

@@ -6,8 +6,9 @@ game's events (roles from DEAL, deaths from DEATH, ...) and its DecisionRecords.
 """
 
 from collections.abc import Mapping, Sequence
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
+from autowerewolf.backends.answer_format import STEPPED_DOWN
 from autowerewolf.evaluation.chance import OptionsIndex
 from autowerewolf.evaluation.debate.probes import DebateRow, debate_row
 from autowerewolf.evaluation.games.design_rows import design_columns
@@ -66,6 +67,9 @@ class SeatRow(TypedDict):
     steps: dict[str, list[int]]
     # an LLM seat's decisions with text: [out of character (speeches.py), all of them]
     out_of_character: list[int]
+    # calls whose model's answer format stepped down (backends/answer_format.py); rows
+    # written before it was counted have none
+    step_downs: NotRequired[int]
 
 
 class GameRow(TypedDict):
@@ -170,6 +174,7 @@ def game_row(
             est=est.get(seat, [0.0, 0.0, 0.0]),
             steps={},
             out_of_character=speeches.get(seat, [0, 0]),
+            step_downs=0,
         )
     for r in records:
         row = seats[r.seat]
@@ -192,6 +197,7 @@ def game_row(
             step[1] += int(r.retries > 0 or not r.valid or r.fallback)  # first answer not legal
             step[2] += int(r.fallback)
             step[3] += int(SECOND_LOOK in (r.error or ""))
+        row["step_downs"] = row.get("step_downs", 0) + (r.error or "").count(STEPPED_DOWN)
         row["tokens_in"] += r.tokens_in or 0
         row["tokens_out"] += r.tokens_out or 0
         row["latency_s"] += r.latency_s

@@ -312,6 +312,7 @@ def _validity(data: Mapping[str, Any]) -> Table:
             interval(v["illegal_rate"], digits=4),
             interval(v["fallback_rate"], digits=4),
             interval(v["second_look_rate"], digits=4),
+            str(v.get("step_downs", 0)),
         ]
         for v in data["validity"]
         if _shown(v)
@@ -326,11 +327,14 @@ def _validity(data: Mapping[str, Any]) -> Table:
             "illegal first answer",
             "fallback",
             "second look",
+            "format step-downs",
         ],
         rows,
         "Illegal first answer: the first answer was not a legal choice (re-prompted or "
         "replaced); fallback: replaced by a seeded random legal choice; second look: asked "
-        "again after a legal answer against its own side (docs/agents.md). Chance: 0. "
+        "again after a legal answer against its own side (docs/agents.md); format step-downs: "
+        "times the model's server refused its answer schema and it was asked in a looser "
+        "format (docs/reliability.md). Chance: 0. "
         "Decision types without any are left out here (validity.csv has every one).",
     )
 

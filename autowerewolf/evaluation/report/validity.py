@@ -16,6 +16,7 @@ from autowerewolf.evaluation.games.facts import GameRow, SeatRow
 CALLS = "calls"
 ALL_STEPS = "all decisions"
 PARTS = ("decisions", "illegal", "fallbacks", "second_looks")
+STEP_DOWNS = "step_downs"
 RATES = {
     "illegal": "illegal_rate",
     "fallbacks": "fallback_rate",
@@ -47,6 +48,12 @@ def game_columns(row: GameRow, values: Values) -> None:
         for part, amount in zip(PARTS, counts, strict=True):
             if amount:
                 values[(CALLS, label, step, part)] = float(amount)
+    for seat in row["seats"].values():
+        # The model's answer format stepped down (backends/answer_format.py): a fact of the
+        # model, counted over all its decisions.
+        if seat.get("step_downs"):
+            key = (CALLS, player_label(seat), ALL_STEPS, STEP_DOWNS)
+            values[key] = values.get(key, 0.0) + seat["step_downs"]
 
 
 def validity_table(sums: Sums) -> list[dict[str, Any]]:
@@ -64,6 +71,7 @@ def validity_table(sums: Sums) -> list[dict[str, Any]]:
             "step": step,
             "decisions": int(sums.get((*key, "decisions"))[0]),
             "games": sums.games_with((*key, "games")),
+            STEP_DOWNS: int(sums.get((*key, STEP_DOWNS))[0]),
         }
         for part, name in RATES.items():
             entry[name] = ratio(sums, (*key, part), (*key, "decisions"), 0.0)
