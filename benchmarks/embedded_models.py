@@ -52,8 +52,7 @@ from autowerewolf.evaluation.bootstrap import (
     Sums,
     bump,
     chance_ratio,
-    ratio,
-    widened,
+    proportion,
 )
 from autowerewolf.evaluation.games.blunders import chances, judgements, tally, total
 from autowerewolf.evaluation.games.facts import SECOND_LOOK
@@ -180,15 +179,14 @@ def table(outs: list[Path]) -> None:
                 per_game.add(_game_values(record))
         sums = Sums(per_game, Resamples(per_game.games, RESAMPLES, seed=0))
         rows = [
-            *((m, ratio(sums, (m, "count"), (m, "n"), _chance(sums, m))) for m in METRICS),
-            ("fallbacks", ratio(sums, "fallbacks", "decisions")),
-            ("out of character", ratio(sums, "out of character", "texts")),
-            ("prompt tokens from cache", ratio(sums, "cached", "prompt tokens")),
-            ("asked a second time", ratio(sums, "second looks", "decisions")),
+            *((m, proportion(sums, (m, "count"), (m, "n"), _chance(sums, m))) for m in METRICS),
+            ("fallbacks", proportion(sums, "fallbacks", "decisions")),
+            ("out of character", proportion(sums, "out of character", "texts")),
+            ("prompt tokens from cache", proportion(sums, "cached", "prompt tokens")),
+            ("asked a second time", proportion(sums, "second looks", "decisions")),
             *((f"{step} used (not none)", _used(sums, step)) for step in KILLS_HELD_BY_DEFAULT),
         ]
-        for measure, raw in rows:
-            cell = widened(raw)
+        for measure, cell in rows:
             chance = NO_CHANCE if cell["chance"] is None else f"{cell['chance']:.1%}"
             print(
                 f"| {label} | {measure} | {counted(cell, 'no opportunity')} | {cell['games']}"
@@ -221,7 +219,7 @@ def _chance(sums: Sums, metric: str) -> float | None:
 def _used(sums: Sums, step: str) -> Cell:
     """How often a kill held by default was used when asked, beside a random player's rate."""
     chance = chance_ratio(sums, (step, "chance"), (step, "asked"))
-    return ratio(sums, (step, "used"), (step, "asked"), chance)
+    return proportion(sums, (step, "used"), (step, "asked"), chance)
 
 
 def _by_label(outs: list[Path], suffix: str) -> dict[str, list[Path]]:

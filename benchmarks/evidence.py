@@ -16,7 +16,7 @@ if every wolf were exposed, and each signal is judged by the true roles:
   claimant a wolf? The role's holder knows the claim is a lie (`claims_your_role`).
 
 One Markdown row per signal: wolves/n (rate) with its 95% interval over games (a cluster
-bootstrap of whole games, widened to the Wilson interval where that is wider), the games in
+bootstrap of whole games, never narrower than Wilson's at its effective count), the games in
 which the signal was seen, and the chance level: the share of wolves among the seats the
 signal could have named (3 of 11 beside a wolf on the 12-player board, 4 of 12 for a
 report, 4 of 11 for a claim: any seat but the role's holder). A seat killed on a signal of
@@ -36,8 +36,7 @@ from autowerewolf.evaluation.bootstrap import (
     Values,
     bump,
     chance_ratio,
-    ratio,
-    widened,
+    proportion,
 )
 from autowerewolf.evaluation.report.cells import counted
 from autowerewolf.evaluation.saved import finished_games
@@ -139,7 +138,7 @@ def table(sources: list[Path]) -> list[str]:
     ]
     for signal, base in SIGNALS:
         chance = chance_ratio(sums, (base, "wolves"), (base, "n"))
-        cell = widened(ratio(sums, (signal, "wolves"), (signal, "n"), chance))
+        cell = proportion(sums, (signal, "wolves"), (signal, "n"), chance)
         shown = "-" if chance is None else f"{chance:.1%}"
         lines.append(f"| {signal} | {counted(cell, 'not seen')} | {cell['games']} | {shown} |")
     return lines

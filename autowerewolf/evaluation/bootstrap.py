@@ -10,16 +10,24 @@ matrix product, so differences between contestants are resampled jointly too.
 
 Percentile intervals (2.5% and 97.5% of the resampled values); a resample in which a
 metric has no data (no game with an opportunity was drawn) does not count for it.
+A proportion's interval is never narrower than the Wilson interval at its effective sample
+size (`proportion_interval`): with few games the percentile bootstrap is too narrow (2 to
+6 games of a random player excluded its own chance level in 11% of cells), and at 0 of n
+or n of n it has no width at all.
 """
 
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import numpy as np
+from scipy.stats import t as student_t
 
 CHUNK = 100  # resamples per matrix product: bounds the weights held at once
+# A cell from fewer games is flagged `small` in the tables and CSVs: its interval rests on
+# a handful of clusters, however many decisions they hold.
+MIN_GAMES = 10
 Z95 = 1.959963984540054
 Values = dict[Hashable, float]  # one game's numbers, by column
 
@@ -54,16 +62,42 @@ class Cell(TypedDict):
     chance: float | None
 
 
-def widened(cell: Cell) -> Cell:
-    """The cell's interval widened to the Wilson interval of its count where that is wider.
+def small(cell: Mapping[str, Any]) -> bool:
+    """Whether a cell with data rests on fewer than MIN_GAMES games."""
+    return cell.get("value") is not None and int(cell.get("games") or 0) < MIN_GAMES
 
-    With a few games the percentile bootstrap is too narrow, and where every game gave the
-    same rate (0 blunders in each) it has no width at all; the Wilson interval treats the
-    decisions as independent, too narrow where they cluster, but not empty at 0 of n."""
-    if cell["value"] is None or cell["lo"] is None or cell["hi"] is None:
-        return cell
-    lo, hi = wilson(cell["value"] * cell["n"], cell["n"])
-    return Cell(**{**cell, "lo": min(lo, cell["lo"]), "hi": max(hi, cell["hi"])})
+
+def effective_n(value: float, boot: np.ndarray, games: int) -> float:
+    """The number of independent trials a proportion over `games` clusters is worth, for
+    its Wilson interval: Korn and Graubard's effective sample size (1998), p(1-p) over its
+    variance, times (z / t)^2 with t Student's quantile on games - 1 degrees of freedom (a
+    variance from a few clusters is itself uncertain); never fewer than the games.
+
+    The variance is the resamples', scaled by g / (g - 1) (the bootstrap's bias over few
+    clusters). At 0 of n or n of n (or a single game) the spread says nothing and the count
+    falls back to the games: decisions inside one game may all move together, so a game
+    is the smallest unit surely independent of the others. A mean of graded scores (an
+    item's share of decodes) varies less than coin flips: its count may pass its n, and
+    Wilson's interval then follows the bootstrap's spread."""
+    finite = boot[np.isfinite(boot)]
+    spread = float(np.var(finite)) * games / (games - 1) if games > 1 and len(finite) else 0.0
+    if spread <= 0 or value <= 0 or value >= 1:
+        return float(games)
+    few_clusters = (Z95 / float(student_t.ppf(0.975, games - 1))) ** 2
+    return max(value * (1 - value) / spread * few_clusters, float(games))
+
+
+def proportion_interval(value: float, boot: np.ndarray, games: int) -> tuple[float, float]:
+    """95% interval of a proportion estimated over `games` clusters of decisions: the
+    percentile interval of the resampled values `boot`, widened to the Wilson score
+    interval at the effective sample size where that is wider. Wilson keeps its width at
+    0 and 1, where the percentile bootstrap collapses to a point."""
+    worth = effective_n(value, boot, games)
+    wilson_lo, wilson_hi = wilson(value * worth, worth)
+    lo, hi = percentiles(boot)
+    if lo is None or hi is None:
+        return wilson_lo, wilson_hi
+    return min(lo, wilson_lo), max(hi, wilson_hi)
 
 
 def empty(chance: float | None = None) -> Cell:
@@ -183,7 +217,8 @@ def ratio(
     chance: float | None = None,
 ) -> Cell:
     """Sum of `num` over sum of `den`, with its interval over games; n is the summed
-    denominator and games those with a nonzero one."""
+    denominator and games those with a nonzero one. For a mean that is no proportion
+    (tokens per game); a share of opportunities is a `proportion`."""
     total_num, boot_num = sums.get(num)
     total_den, boot_den = sums.get(den)
     if total_den <= 0:
@@ -197,6 +232,22 @@ def ratio(
         games=sums.games_with(den),
         chance=chance,
     )
+
+
+def proportion(
+    sums: Sums,
+    num: Hashable,
+    den: Hashable,
+    chance: float | None = None,
+) -> Cell:
+    """A share (between 0 and 1) of the summed `den`: `ratio`'s cell, its interval from
+    `proportion_interval`, so that 0 of n and the cells of a few games keep a width."""
+    cell = ratio(sums, num, den, chance)
+    if cell["value"] is None:
+        return cell
+    boot = divide(sums.get(num)[1], sums.get(den)[1])
+    lo, hi = proportion_interval(cell["value"], boot, cell["games"])
+    return Cell(**{**cell, "lo": lo, "hi": hi})
 
 
 def chance_ratio(sums: Sums, num: Hashable, den: Hashable) -> float | None:

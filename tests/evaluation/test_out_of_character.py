@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from autowerewolf.evaluation.bootstrap import wilson
 from autowerewolf.evaluation.games import speeches
 from autowerewolf.evaluation.games.facts import game_row
 from autowerewolf.evaluation.report.build import build_report
@@ -60,14 +61,16 @@ def test_the_report_counts_three_of_four(tmp_path: Path) -> None:
     by_name = {m["contestant"]: m for m in report.metrics}
     a, b = by_name["A"]["out_of_character"], by_name["B"]["out_of_character"]
     assert (a["value"], a["n"], a["games"], a["chance"]) == (0.75, 4, 1, None)
-    assert (a["lo"], a["hi"]) == (0.75, 0.75)  # one game: every resample draws it
+    # One game: every resample draws it, and the share keeps Wilson's width over one game.
+    assert (a["lo"], a["hi"]) == wilson(0.75, 1)
+    shown = f"[{a['lo']:.1%}, {a['hi']:.1%}]"
     assert b["value"] is None and b["n"] == 0
     (design,) = report.data["designs"]
     assert (design["out_of_character"]["value"], design["out_of_character"]["n"]) == (0.75, 4)
     markdown = (tmp_path / "report.md").read_text()
-    assert "| speeches out of character | A | 3/4 (75.0%) [75.0%, 75.0%] | 1 | 4 | - |" in markdown
+    assert f"| speeches out of character | A | 3/4 (75.0%) {shown} | 1* | 4 | - |" in markdown
     assert "| speeches out of character | B | n/a (no speech or wolf message" in markdown
-    assert "3/4 (75.0%) [75.0%, 75.0%] (chance -)" in markdown  # the design table
+    assert f"3/4 (75.0%) {shown} (chance -)" in markdown  # the design table
     assert "3/4 (75.0%)" in (tmp_path / "report.html").read_text()
     saved = json.loads((tmp_path / "metrics.json").read_text())
     assert saved["contestants"][0]["out_of_character"]["value"] == 0.75

@@ -11,6 +11,7 @@ from langchain_core.messages import BaseMessage
 
 from autowerewolf.backends.config import ModelConfig, PlayerModels
 from autowerewolf.errors import SettingsError
+from autowerewolf.evaluation.bootstrap import wilson
 from autowerewolf.evaluation.positions.items import Filters, PositionItem, build_items
 from autowerewolf.evaluation.positions.run import RunSpec, UnderTest, check_agent, run_positions
 from autowerewolf.evaluation.positions.scores import (
@@ -98,8 +99,13 @@ def test_r_precision_by_hand() -> None:
 
 
 def test_cluster_mean_resamples_games() -> None:
+    # Two games that scored alike resample to one value: the interval is Wilson's over the
+    # two games, never a point.
     flat = cluster_mean([0.5] * 8, ["g1", "g2"] * 4, [0.1] * 8)
-    assert flat == {"mean": 0.5, "lo": 0.5, "hi": 0.5, "n": 8, "games": 2, "chance": 0.1}
+    lo, hi = wilson(1, 2)
+    assert flat == {"mean": 0.5, "lo": lo, "hi": hi, "n": 8, "games": 2, "chance": 0.1}
+    one_game = cluster_mean([1.0, 0.0, 1.0], ["g1"] * 3, [0.2] * 3)
+    assert (one_game["lo"], one_game["hi"]) == wilson(2 / 3, 1)
     spread = cluster_mean([1.0, 0.0, 1.0, 1.0], ["a", "b", "c", "d"], [0.2] * 4, seed=3)
     assert spread["mean"] == 0.75 and 0.0 <= spread["lo"] < 0.75 < spread["hi"] <= 1.0  # type: ignore[operator]
     # Four items of two games: the interval spreads as two games', not four items'.

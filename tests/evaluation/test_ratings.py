@@ -11,6 +11,8 @@ from autowerewolf.evaluation.ratings.outcomes import (
     bradley_terry,
     design,
     openskill,
+    p_above,
+    role_counts,
     team_elo,
     team_elo_intervals,
 )
@@ -86,3 +88,30 @@ def test_team_elo_by_hand_and_its_interval_over_games() -> None:
         lo, hi = intervals[name]
         assert lo < elo[name] < hi
     assert intervals["strong"][0] > intervals["weak"][1]
+
+
+def test_p_above_counts_ties_half() -> None:
+    """Two contestants whose fitted skills differ by rounding noise (the issue: 0.233 for
+    a difference of 2.5e-10, ties counted against A) rank above each other half the time;
+    a real lead counts whole."""
+    rng = np.random.default_rng(0)
+    tied = rng.normal(size=(400, 1)) + np.array([[0.0, 2.5e-10]]) * rng.choice([-1, 1], (400, 1))
+    assert p_above(tied)[0, 1] == pytest.approx(0.5)
+    assert p_above(tied)[1, 0] == pytest.approx(0.5)
+    ahead = np.column_stack([np.full(4, 1.0), [0.0, 0.0, 1.0, 2.0]])
+    assert p_above(ahead)[0, 1] == pytest.approx((2 + 0.5) / 4)  # two leads, a tie, a loss
+    assert p_above(ahead)[0, 1] + p_above(ahead)[1, 0] == pytest.approx(1.0)
+
+
+def test_by_role_counts_the_games_and_seats_each_skill_rests_on() -> None:
+    games = [
+        GameTeams(
+            {"a": 2}, {"b": 1}, 1.0, {("a", "seer"): 1, ("a", "villager"): 1, ("b", "werewolf"): 1}
+        ),
+        GameTeams({"b": 2}, {"a": 1}, 0.0, {("b", "villager"): 2, ("a", "werewolf"): 1}),
+        GameTeams({"a": 2}, {"b": 1}, 1.0, {("a", "villager"): 2, ("b", "werewolf"): 1}),
+    ]
+    counts = role_counts(games)
+    assert counts[("a", "villager")] == (2, 3)
+    assert counts[("b", "werewolf")] == (2, 2)
+    assert counts[("a", "seer")] == (1, 1)

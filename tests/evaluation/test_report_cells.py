@@ -2,7 +2,8 @@
 contestants in the plain, estimator and adaptive designs, every probe. Every number of
 the report is a cell with an interval over games, the games and n it comes from and a
 chance level; an interval has zero width only where every game gave the same value; the
-baselines get blunder and illegal-answer rates too."""
+baselines get blunder and illegal-answer rates too. A share (a proportion) never has zero
+width: 0 of n keeps Wilson's width over its games."""
 
 import csv
 import json
@@ -48,31 +49,39 @@ Ratio = tuple[Hashable, Hashable, dict[str, Any]]
 
 @pytest.fixture(scope="module")
 def reported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Report, list[Any], Path]]:
-    """The report, and every ratio it computed with the games' own values of it."""
+    """The report, and every ratio and proportion it computed (its kind, its cell, the
+    games' own values of it)."""
     folder = tmp_path_factory.mktemp("five")
     run_tournament(CONFIG, folder / "games.db")
     calls: list[Any] = []
-    original, sums_init = bootstrap.ratio, bootstrap.Sums.__init__
+    sums_init = bootstrap.Sums.__init__
     matrices: dict[int, tuple[dict[Hashable, int], np.ndarray]] = {}
 
     def keep_matrix(self: bootstrap.Sums, table: bootstrap.GameTable, *args: Any) -> None:
         sums_init(self, table, *args)
         matrices[id(self)] = (table.index, table.matrix())
 
-    def recorded(sums: bootstrap.Sums, num: Hashable, den: Hashable, chance: Any = None) -> Any:
-        cell = original(sums, num, den, chance)
-        index, matrix = matrices[id(sums)]
-        column = {
-            k: matrix[:, index[k]] if k in index else np.zeros(len(matrix)) for k in (num, den)
-        }
-        with_data = column[den] > 0
-        calls.append((num, cell, column[num][with_data] / column[den][with_data]))
-        return cell
+    def recording(kind: str) -> Any:
+        original = getattr(bootstrap, kind)
+
+        def recorded(sums: bootstrap.Sums, num: Hashable, den: Hashable, chance: Any = None) -> Any:
+            cell = original(sums, num, den, chance)
+            index, matrix = matrices[id(sums)]
+            column = {
+                k: matrix[:, index[k]] if k in index else np.zeros(len(matrix)) for k in (num, den)
+            }
+            with_data = column[den] > 0
+            calls.append((kind, num, cell, column[num][with_data] / column[den][with_data]))
+            return cell
+
+        return recorded
 
     patch = pytest.MonkeyPatch()
     patch.setattr(bootstrap.Sums, "__init__", keep_matrix)
     for module in (metrics, debate_stats, design_report, validity, pairs):
-        patch.setattr(module, "ratio", recorded)
+        for kind in ("ratio", "proportion"):
+            if hasattr(module, kind):
+                patch.setattr(module, kind, recording(kind))
     try:
         report = build_report(iter_rows(folder / "games.db"), folder / "report", seed=CONFIG.seed)
     finally:
@@ -125,13 +134,20 @@ def every_cell_has_an_interval_over_games_with_games_n_and_chance(
 
 
 def zero_width_only_where_every_game_gave_the_same_value(calls: list[Any]) -> None:
-    flat = 0
-    for num, cell, per_game in calls:
-        if cell["value"] is None or cell["lo"] != cell["hi"]:
+    flat = shares_at_zero = 0
+    for kind, num, cell, per_game in calls:
+        if cell["value"] is None:
+            continue
+        if kind == "proportion":
+            assert cell["lo"] < cell["hi"], (num, cell)
+            shares_at_zero += cell["value"] == 0
+            continue
+        if cell["lo"] != cell["hi"]:
             continue
         flat += 1
         assert np.allclose(per_game, per_game[0]), (num, cell, per_game)
-    assert flat  # some metrics are always 0 here (fallbacks of rule-based players...)
+    assert flat  # some means are always 0 here (tokens of rule-based players...)
+    assert shares_at_zero  # and some shares (fallbacks of rule-based players...)
 
 
 def tables_and_csvs_show_games_n_and_chance(folder: Path) -> None:
@@ -140,9 +156,12 @@ def tables_and_csvs_show_games_n_and_chance(folder: Path) -> None:
         header = block.splitlines()[2] if "|" in block else ""
         if "[95% interval]" in header:
             assert "| games |" in header and "| n |" in header and "| chance |" in header, header
-    for name in ("contestants.csv", "debate.csv", "designs.csv", "validity.csv"):
-        with (folder / name).open() as f:
-            assert {"games", "n", "chance"} <= set(next(csv.reader(f))), name
+    written = sorted(folder.glob("*.csv"))
+    assert {p.name for p in written} >= {"ratings.csv", "bt_by_role.csv", "pairs.csv"}
+    for path in written:
+        with path.open() as f:
+            assert {"games", "n", "chance", "small"} <= set(next(csv.reader(f))), path.name
+    assert "Bradley-Terry skill by role" in markdown
 
 
 def baselines_get_blunders_and_illegal_answer_rates(report: Report) -> None:

@@ -12,7 +12,15 @@ speeches.
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from autowerewolf.evaluation.bootstrap import Cell, Sums, Values, bump, chance_ratio, ratio
+from autowerewolf.evaluation.bootstrap import (
+    Cell,
+    Sums,
+    Values,
+    bump,
+    chance_ratio,
+    proportion,
+    ratio,
+)
 from autowerewolf.evaluation.debate.probes import SpeechVotes
 from autowerewolf.evaluation.games.facts import GameRow
 
@@ -28,6 +36,8 @@ METRICS = (
 ALL_ROLES = "all"
 PROBED = ("debate", "games")  # the column counting games played with probes
 ENTROPY_SERIES = ("entropy", "entropy_norm")
+# Entropies in bits are no shares of anything: their intervals are plain percentiles.
+UNBOUNDED = frozenset({"voting_entropy"})
 
 
 def _key(contestant: str, role: str, metric: str, part: str) -> tuple[str, ...]:
@@ -67,7 +77,8 @@ def _cell(sums: Sums, contestant: str, role: str, metric: str) -> Cell:
     chance = chance_ratio(
         sums, _key(contestant, role, metric, "cnum"), _key(contestant, role, metric, "cden")
     )
-    return ratio(
+    cell = ratio if metric in UNBOUNDED else proportion
+    return cell(
         sums,
         _key(contestant, role, metric, "num"),
         _key(contestant, role, metric, "den"),

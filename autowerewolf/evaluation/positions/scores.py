@@ -10,10 +10,10 @@ their summaries with bootstrap intervals over items (docs/evaluation.md).
   at the cut share the remaining places in expectation. No estimate scores 0. Only for
   good-camp items: a wolf is told its team, so its opponent set is given.
 * An item's score is the mean over its decodes; a summary is the mean over items, with a
-  percentile bootstrap interval from resampling the games the items come from (the votes of
-  one game are not independent), and beside it the chance level: the mean over the same
-  items of what a uniformly random answer scores (VA: 1 / the vote's legal options; OI:
-  k / the seats rated).
+  bootstrap interval from resampling the games the items come from (the votes of one game
+  are not independent), widened to Wilson's at the effective count where that is wider;
+  beside it the chance level: the mean over the same items of what a uniformly random
+  answer scores (VA: 1 / the vote's legal options; OI: k / the seats rated).
 """
 
 from collections import defaultdict
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from autowerewolf.evaluation.bootstrap import Resamples, percentiles
+from autowerewolf.evaluation.bootstrap import Resamples, proportion_interval
 from autowerewolf.evaluation.positions.items import PositionItem
 
 RESAMPLES = 1000
@@ -66,8 +66,10 @@ def cluster_mean(
     resamples: int = RESAMPLES,
     seed: int = 0,
 ) -> dict[str, float | int | None]:
-    """Mean of per-item values with a 95% percentile interval from resampling the games
-    the items come from (`games`, one per value), and the mean chance level."""
+    """Mean of per-item values (each between 0 and 1) with a 95% interval from resampling
+    the games the items come from (`games`, one per value), never narrower than Wilson's
+    at the effective count (bootstrap.proportion_interval: a cell of one game, or of items
+    all scored alike, keeps a width), and the mean chance level."""
     if not values:
         return {"mean": None, "lo": None, "hi": None, "n": 0, "games": 0, "chance": None}
     index = {g: i for i, g in enumerate(dict.fromkeys(games))}
@@ -77,9 +79,10 @@ def cluster_mean(
     boot = np.concatenate(
         [(w @ sums) / (w @ counts) for w in Resamples(len(index), resamples, seed).chunks()]
     )
-    lo, hi = percentiles(boot)
+    mean = float(np.mean(values))
+    lo, hi = proportion_interval(mean, boot, len(index))
     return {
-        "mean": float(np.mean(values)),
+        "mean": mean,
         "lo": lo,
         "hi": hi,
         "n": len(values),

@@ -26,6 +26,9 @@ from autowerewolf.evaluation.bootstrap import Resamples
 from autowerewolf.evaluation.report.metrics import GameTeams
 
 RIDGE = 0.1
+# Skills closer than this (in logits) are a tie: the fits converge to about 1e-9, so two
+# contestants who play alike differ by rounding noise, which must not rank one above.
+TIE_LOGITS = 1e-6
 ELO_K = 32.0
 ELO_START = 1500.0
 
@@ -118,7 +121,7 @@ class BTResult:
     skill: np.ndarray
     lo: np.ndarray
     hi: np.ndarray
-    p_above: np.ndarray  # [a, b]: share of resamples where a's skill exceeds b's
+    p_above: np.ndarray  # [a, b]: share of resamples where a's skill exceeds b's, ties half
     resamples: int
     boot: np.ndarray  # [resamples, contestants]: the skills fitted to each resample
 
@@ -147,8 +150,17 @@ def bradley_terry(
     """The fit, and the same fit on each of the report's resamples of the games."""
     full, boot = _bootstrap_fit(*design(teams, names), resamples)
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
-    above = (boot[:, :, None] > boot[:, None, :]).mean(axis=0)
-    return BTResult(list(names), float(full[0]), full[1:], lo, hi, above, len(boot), boot)
+    return BTResult(list(names), float(full[0]), full[1:], lo, hi, p_above(boot), len(boot), boot)
+
+
+def p_above(boot: np.ndarray) -> np.ndarray:
+    """[a, b]: the share of resamples (rows of `boot`) in which a's skill exceeds b's by
+    more than TIE_LOGITS, ties counting half (so 0.5 for two who always tie)."""
+    gap = boot[:, :, None] - boot[:, None, :]
+    ahead = (gap > TIE_LOGITS).mean(axis=0)
+    tied = (np.abs(gap) <= TIE_LOGITS).mean(axis=0)
+    above: np.ndarray = ahead + 0.5 * tied
+    return above
 
 
 BY_ROLE_RESAMPLES = 200  # a parameter per (contestant, role): the report's first 200
@@ -170,6 +182,16 @@ def bradley_terry_by_role(
     full, boot = _bootstrap_fit(x, y, resamples, min(count, resamples.count))
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
     return {k: (float(full[1 + i]), float(lo[i]), float(hi[i])) for k, i in index.items()}
+
+
+def role_counts(teams: Sequence[GameTeams]) -> dict[tuple[str, str], tuple[int, int]]:
+    """(games, seats) of each (contestant, role): what a skill by role rests on."""
+    counts: dict[tuple[str, str], tuple[int, int]] = {}
+    for t in teams:
+        for key, seats in t.roles.items():
+            games, held = counts.get(key, (0, 0))
+            counts[key] = (games + 1, held + seats)
+    return counts
 
 
 ELO_RESAMPLES = 200  # each replays every game: the report's first 200 resamples

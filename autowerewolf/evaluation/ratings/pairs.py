@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from autowerewolf.evaluation.bootstrap import Sums, divide, from_samples, ratio
+from autowerewolf.evaluation.bootstrap import Sums, divide, from_samples, proportion
 from autowerewolf.evaluation.ratings.outcomes import BTResult
 
 
@@ -49,7 +49,7 @@ def pair_table(
                 "win_difference": from_samples(
                     win_difference, boot_win, win_a["n"] + win_b["n"], games, chance
                 ),
-                "head_to_head": ratio(sums, (a, "h2h", b), (a, "h2h_games", b), 0.5),
+                "head_to_head": proportion(sums, (a, "h2h", b), (a, "h2h_games", b), 0.5),
             }
         )
     return out

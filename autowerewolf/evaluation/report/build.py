@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from autowerewolf.errors import ReportError
-from autowerewolf.evaluation.bootstrap import Z95, Resamples, Sums
+from autowerewolf.evaluation.bootstrap import MIN_GAMES, Z95, Resamples, Sums
 from autowerewolf.evaluation.debate.stats import SpeechChart
 from autowerewolf.evaluation.debate.stats import summarize as summarize_debate
 from autowerewolf.evaluation.games.facts import GameRow
@@ -25,6 +25,7 @@ from autowerewolf.evaluation.ratings.outcomes import (
     bradley_terry,
     bradley_terry_by_role,
     openskill,
+    role_counts,
     team_elo,
     team_elo_intervals,
 )
@@ -33,7 +34,7 @@ from autowerewolf.evaluation.report import debate as debate_report
 from autowerewolf.evaluation.report import files as report_files
 from autowerewolf.evaluation.report import plots
 from autowerewolf.evaluation.report import tables as report_tables
-from autowerewolf.evaluation.report.cells import Table
+from autowerewolf.evaluation.report.cells import SMALL_NOTE, Table
 from autowerewolf.evaluation.report.definitions import DEFINITIONS, FIGURES, UNITS
 from autowerewolf.evaluation.report.designs import design_table
 from autowerewolf.evaluation.report.metrics import Aggregator, Base, contestant_metrics
@@ -142,6 +143,7 @@ def _ratings(
         gte_note = "n/a: no role held by every contestant"
     progress.stage("Bradley-Terry by role, Elo", None)
     by_role = bradley_terry_by_role(agg.teams, resamples)
+    held = role_counts(agg.teams)
     return {
         "bradley_terry": {
             "camp_intercept": bt.camp_intercept,
@@ -165,7 +167,16 @@ def _ratings(
         "gte": gte_json(solved),
         "gte_note": gte_note,
         "bt_by_role": [
-            {"contestant": c, "role": r, "skill": v, "lo": lo, "hi": hi}
+            {
+                "contestant": c,
+                "role": r,
+                "value": v,
+                "lo": lo,
+                "hi": hi,
+                "games": held[(c, r)][0],
+                "n": held[(c, r)][1],
+                "chance": 0.0,
+            }
             for (c, r), (v, lo, hi) in sorted(by_role.items())
         ],
         "team_elo": team_elo(agg.teams, names),
@@ -226,9 +237,12 @@ def build_report(
         "seed": seed,
         "note": note,
         "method": f"Every interval is a 95% interval over games ({resamples} resamples of "
-        f"whole games, seed {seed}; win rates: Wilson with one outcome per game); games and n "
-        "(the opportunities counted) stand beside each value, and the chance level of a "
-        "uniformly random player (for outcomes: of the same camp or role over every game).",
+        f"whole games, seed {seed}; win rates: Wilson with one outcome per game; other shares: "
+        "never narrower than Wilson at their effective count, so 0 of n keeps a width); games "
+        "and n (the opportunities counted) stand beside each value, and the chance level of a "
+        "uniformly random player (for outcomes: of the same camp or role over every game). "
+        + SMALL_NOTE,
+        "min_games": MIN_GAMES,
         "contestants": metrics,
         "kinds": {n: sorted(k) for n, k in agg.kinds.items()},
         "pairs": pair_table(names, sums, bt, by_name),

@@ -1,11 +1,22 @@
 """The report's cells: one number beside its 95% interval over games, its games, its n and
-its chance level, or "n/a" with the reason; shared by every table (tables.py, debate.py)."""
+its chance level, or "n/a" with the reason; shared by every table (tables.py, debate.py)
+and CSV (files.py)."""
 
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from autowerewolf.evaluation.bootstrap import MIN_GAMES, small
+
 NA = "n/a"
 CELL_HEADER = ["value [95% interval]", "games", "n", "chance"]
+# A cell's fields in the CSVs, and whether it rests on fewer than MIN_GAMES games.
+CELL_FIELDS = ["value", "lo", "hi", "games", "n", "chance"]
+CELL_COLUMNS = [*CELL_FIELDS, "small"]
+SMALL_MARK = "*"  # beside the games of a cell from fewer than MIN_GAMES games
+SMALL_NOTE = (
+    f"{SMALL_MARK} beside games: fewer than {MIN_GAMES} games, an interval resting on a "
+    "handful of clusters (the CSVs' `small` column)."
+)
 # Why a metric has no value for a contestant (the cell says "n/a (reason)").
 NA_REASONS = {
     "win": "no game",
@@ -54,15 +65,25 @@ def interval(cell: Mapping[str, Any] | None, reason: str = "", digits: int = 3) 
 
 
 def cell_columns(cell: Mapping[str, Any] | None, reason: str = "", digits: int = 3) -> list[str]:
-    """The four columns of CELL_HEADER."""
+    """The four columns of CELL_HEADER; the games marked when they are few."""
     cell = cell or {}
     n = cell.get("n", 0)
     return [
         interval(cell, reason, digits),
-        str(cell.get("games", 0)),
+        games_column(cell),
         f"{n:g}" if isinstance(n, (int, float)) else str(n),
         fmt(cell.get("chance"), digits),
     ]
+
+
+def games_column(cell: Mapping[str, Any]) -> str:
+    games = str(cell.get("games", 0))
+    return f"{games}{SMALL_MARK}" if small(cell) else games
+
+
+def cell_values(cell: Mapping[str, Any]) -> list[Any]:
+    """The CELL_COLUMNS of one cell, for a CSV row."""
+    return [*(cell.get(k) for k in CELL_FIELDS), small(cell)]
 
 
 NO_CHANCE = "-"  # a rate without a chance level: a random player writes no text

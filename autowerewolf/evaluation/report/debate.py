@@ -5,7 +5,14 @@ from typing import Any
 
 from autowerewolf.evaluation.debate.stats import METRICS, SpeechChart
 from autowerewolf.evaluation.report import plots
-from autowerewolf.evaluation.report.cells import CELL_HEADER, Table, cell_columns, interval
+from autowerewolf.evaluation.report.cells import (
+    CELL_COLUMNS,
+    CELL_HEADER,
+    Table,
+    cell_columns,
+    cell_values,
+    interval,
+)
 
 NEEDS = "games played with probes: --probes pre_vote,speech_votes,role_estimates"
 DEFINITIONS = {
@@ -112,12 +119,5 @@ def csv_rows(debate: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
         for role, values in [("all", c["all"]), *c["by_role"].items()]:
             for metric in METRICS:
                 v = values[metric]
-                rows.append(
-                    [
-                        name,
-                        role,
-                        metric,
-                        *(v[k] for k in ("value", "lo", "hi", "games", "n", "chance")),
-                    ]
-                )
-    return ["contestant", "role", "metric", "value", "lo", "hi", "games", "n", "chance"], rows
+                rows.append([name, role, metric, *cell_values(v)])
+    return ["contestant", "role", "metric", *CELL_COLUMNS], rows

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from autowerewolf.evaluation.bootstrap import Sums, Values, bump, chance_ratio, ratio
+from autowerewolf.evaluation.bootstrap import Sums, Values, bump, chance_ratio, proportion
 from autowerewolf.evaluation.games.facts import GameRow
 
 HEADLINE_BLUNDERS = ("wolf_self_kill", "witch_poisons_good", "overall")
@@ -85,21 +85,23 @@ def design_table(sums: Sums, camp_win: Mapping[str, float]) -> list[dict[str, An
                 "agent": agent,
                 "games": int(sums.get((*key, "games"))[0]),
                 "seats": int(sums.get((*key, "seats"))[0]),
-                "win": ratio(sums, (*key, "won"), (*key, "teams"), expected / teams),
+                "win": proportion(sums, (*key, "won"), (*key, "teams"), expected / teams),
                 "win_by_camp": {
-                    c: ratio(sums, (*key, "camp_won", c), (*key, "camp_teams", c), camp_win[c])
+                    c: proportion(sums, (*key, "camp_won", c), (*key, "camp_teams", c), camp_win[c])
                     for c in camps
                 },
-                "est": ratio(
+                "est": proportion(
                     sums,
                     (*key, "est"),
                     (*key, "est_rounds"),
                     chance_ratio(sums, (*key, "est_chance"), (*key, "est_chance_den")),
                 ),
                 # No chance level: a random player writes no text.
-                "out_of_character": ratio(sums, (*key, "out_of_character"), (*key, "texts"), None),
+                "out_of_character": proportion(
+                    sums, (*key, "out_of_character"), (*key, "texts"), None
+                ),
                 "blunders": {
-                    m: ratio(
+                    m: proportion(
                         sums,
                         (*key, "blunders", m),
                         (*key, "opportunities", m),

@@ -1,15 +1,20 @@
 """The report's CSV files: every number of metrics.json in long tables, each value beside
-its interval, games, n and chance level."""
+its interval, games, n, chance level and whether it rests on few games (`small`: fewer
+than bootstrap.MIN_GAMES). A chance level is empty where a uniformly random answerer has
+none (a random player writes no text)."""
 
 import csv
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from autowerewolf.evaluation.bootstrap import MIN_GAMES
 from autowerewolf.evaluation.report import debate as debate_report
+from autowerewolf.evaluation.report.cells import CELL_COLUMNS, cell_values
 from autowerewolf.private_files import replaced_atomically
 
-CELL = ["value", "lo", "hi", "games", "n", "chance"]
+# What every rating scores for contestants who all play alike (the docs' chance table).
+RATING_CHANCE = {"bradley_terry": 0.0, "gte": 0.0, "team_elo": 1500.0, "openskill": 25.0}
 
 
 def _write(path: Path, header: list[str], rows: Iterable[list[Any]]) -> Path:
@@ -34,48 +39,53 @@ def _cells(entry: dict[str, Any]) -> Iterable[tuple[str, str, dict[str, Any]]]:
             yield from ((f"{key}:{sub}", "", c) for sub, c in value.items() if c)
 
 
+def rating_cells(ratings: Mapping[str, Any]) -> Iterable[tuple[str, str, dict[str, Any]]]:
+    """(contestant, rating, cell) of every rating: a rating's unit is the game, so its n
+    is the contestant's games."""
+    gte = {r["contestant"]: r for r in (ratings["gte"] or {}).get("ratings", [])}
+    for s in ratings["bradley_terry"]["skills"]:
+        name, games = s["contestant"], s["games"]
+        elo_lo, elo_hi = ratings["team_elo_intervals"][name]
+        skill = ratings["openskill"][name]
+        found = {
+            "bradley_terry": (s["skill"], s["lo"], s["hi"]),
+            "gte": (gte[name]["rating"], gte[name]["lo"], gte[name]["hi"]) if name in gte else None,
+            "team_elo": (ratings["team_elo"][name], elo_lo, elo_hi),
+            "openskill": (skill["mu"], skill["lo"], skill["hi"]),
+        }
+        for rating, values in found.items():
+            value, lo, hi = values or (None, None, None)
+            cell = {"value": value, "lo": lo, "hi": hi, "games": games, "n": games}
+            yield name, rating, {**cell, "chance": RATING_CHANCE[rating]}
+
+
 def csvs(out: Path, data: dict[str, Any]) -> list[Path]:
     contestants = [
-        [m["contestant"], metric, role, *(cell.get(k) for k in CELL)]
+        [m["contestant"], metric, role, *cell_values(cell)]
         for m in data["contestants"]
         for metric, role, cell in _cells(m)
     ]
     ratings = data["ratings"]
-    gte = {r["contestant"]: r for r in (ratings["gte"] or {}).get("ratings", [])}
-    rating_rows = [
-        [
-            s["contestant"],
-            s["games"],
-            s["skill"],
-            s["lo"],
-            s["hi"],
-            *(
-                gte[s["contestant"]][k] if s["contestant"] in gte else None
-                for k in ("rating", "lo", "hi")
-            ),
-            ratings["team_elo"][s["contestant"]],
-            *ratings["team_elo_intervals"][s["contestant"]],
-            ratings["openskill"][s["contestant"]]["mu"],
-            ratings["openskill"][s["contestant"]]["sigma"],
-        ]
-        for s in ratings["bradley_terry"]["skills"]
-    ]
+    rating_rows = [[c, r, *cell_values(cell)] for c, r, cell in rating_cells(ratings)]
     pairs = [
         [
             p["a"],
             p["b"],
             p["games"],
+            p["games"],
+            0.5,  # P(A ranks above B) of two who play alike
+            p["games"] < MIN_GAMES,
             p["p_above"],
             *(
-                p[part][k]
+                value
                 for part in ("bt_difference", "win_difference", "head_to_head")
-                for k in CELL
+                for value in cell_values(p[part])
             ),
         ]
         for p in data["pairs"]
     ]
     designs = [
-        [d["model"], d["agent"], metric, *(cell.get(k) for k in CELL)]
+        [d["model"], d["agent"], metric, *cell_values(cell)]
         for d in data["designs"]
         for metric, cell in [
             ("win", d["win"]),
@@ -86,44 +96,31 @@ def csvs(out: Path, data: dict[str, Any]) -> list[Path]:
         ]
     ]
     validity = [
-        [v["player"], v["step"], v["decisions"], metric, *(v[metric].get(k) for k in CELL)]
+        [v["player"], v["step"], v["decisions"], metric, *cell_values(v[metric])]
         for v in data["validity"]
         for metric in ("illegal_rate", "fallback_rate", "second_look_rate")
     ]
     pair_header = [
-        f"{part}_{k}" for part in ("bt_difference", "win_difference", "head_to_head") for k in CELL
+        f"{part}_{k}"
+        for part in ("bt_difference", "win_difference", "head_to_head")
+        for k in CELL_COLUMNS
     ]
+    by_role = [[r["contestant"], r["role"], *cell_values(r)] for r in ratings["bt_by_role"]]
+    debate_header, debate_rows = debate_report.csv_rows(data["debate"])
     return [
-        _write(out / "contestants.csv", ["contestant", "metric", "role", *CELL], contestants),
         _write(
-            out / "ratings.csv",
-            [
-                "contestant",
-                "games",
-                "bt_skill",
-                "bt_lo",
-                "bt_hi",
-                "gte",
-                "gte_lo",
-                "gte_hi",
-                "team_elo",
-                "team_elo_lo",
-                "team_elo_hi",
-                "openskill_mu",
-                "openskill_sigma",
-            ],
-            rating_rows,
+            out / "contestants.csv", ["contestant", "metric", "role", *CELL_COLUMNS], contestants
         ),
-        _write(out / "pairs.csv", ["a", "b", "games", "p_a_above_b", *pair_header], pairs),
+        _write(out / "ratings.csv", ["contestant", "rating", *CELL_COLUMNS], rating_rows),
         _write(
-            out / "bt_by_role.csv",
-            ["contestant", "role", "skill", "lo", "hi"],
-            (
-                [r["contestant"], r["role"], r["skill"], r["lo"], r["hi"]]
-                for r in ratings["bt_by_role"]
-            ),
+            out / "pairs.csv",
+            ["a", "b", "games", "n", "chance", "small", "p_a_above_b", *pair_header],
+            pairs,
         ),
-        _write(out / "designs.csv", ["model", "agent", "metric", *CELL], designs),
-        _write(out / "validity.csv", ["player", "step", "decisions", "metric", *CELL], validity),
-        _write(out / "debate.csv", *debate_report.csv_rows(data["debate"])),
+        _write(out / "bt_by_role.csv", ["contestant", "role", *CELL_COLUMNS], by_role),
+        _write(out / "designs.csv", ["model", "agent", "metric", *CELL_COLUMNS], designs),
+        _write(
+            out / "validity.csv", ["player", "step", "decisions", "metric", *CELL_COLUMNS], validity
+        ),
+        _write(out / "debate.csv", debate_header, debate_rows),
     ]

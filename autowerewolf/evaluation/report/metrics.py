@@ -38,6 +38,7 @@ from autowerewolf.evaluation.bootstrap import (
     divide,
     empty,
     from_samples,
+    proportion,
     ratio,
     wilson,
 )
@@ -74,6 +75,7 @@ PER_DECISION = {
     "second_look_rate": "second_looks",
     "latency_s_per_decision": "latency_s",
 }
+DECISION_SHARES = frozenset(PER_DECISION) - {"latency_s_per_decision"}
 
 
 @dataclass(frozen=True)
@@ -322,7 +324,7 @@ def _beside_chance(
 ) -> Cell:
     """num/den for contestant c, with its chance level kept as `chance` and `chance`_den."""
     chance_level = chance_ratio(sums, (c, chance, *key), (c, f"{chance}_den", *key))
-    return ratio(sums, (c, *num), (c, *den), chance_level)
+    return proportion(sums, (c, *num), (c, *den), chance_level)
 
 
 def contestant_metrics(name: str, sums: Sums, base: Base, unpriced: bool = False) -> dict[str, Any]:
@@ -337,7 +339,7 @@ def contestant_metrics(name: str, sums: Sums, base: Base, unpriced: bool = False
         else None
     )
     survival = {
-        r: ratio(sums, (c, "alive", r), (c, "seats", r), base.survival.get(r))
+        r: proportion(sums, (c, "alive", r), (c, "seats", r), base.survival.get(r))
         for r in _roles_of(sums, c, "seats")
     }
     kpi: dict[str, Cell] = {}
@@ -347,7 +349,7 @@ def contestant_metrics(name: str, sums: Sums, base: Base, unpriced: bool = False
             if role == "werewolf"
             else chance_ratio(sums, (c, "kpi_chance", role), (c, "kpi_chance_den", role))
         )
-        kpi[role] = ratio(sums, (c, "kpi_num", role), (c, "kpi_den", role), chance)
+        kpi[role] = proportion(sums, (c, "kpi_num", role), (c, "kpi_den", role), chance)
     metrics: dict[str, Any] = {
         "contestant": name,
         "games": games,
@@ -363,7 +365,9 @@ def contestant_metrics(name: str, sums: Sums, base: Base, unpriced: bool = False
             )
             for camp in _roles_of(sums, c, "camp_held")
         },
-        "key_role_survival": ratio(sums, (c, "key_alive"), (c, "key_seats"), base.key_survival),
+        "key_role_survival": proportion(
+            sums, (c, "key_alive"), (c, "key_seats"), base.key_survival
+        ),
         "survival_by_role": survival,
         "wolf_survival": survival.get("werewolf", empty(base.survival.get("werewolf"))),
         "irp_ballot": _beside_chance(sums, c, ("wolf_ballots",), ("exile_ballots",), "irp_chance"),
@@ -378,14 +382,15 @@ def contestant_metrics(name: str, sums: Sums, base: Base, unpriced: bool = False
             for m in BLUNDER_METRICS
         },
         "head_to_head": {
-            other: ratio(sums, (c, "h2h", other), (c, "h2h_games", other), 0.5)
+            other: proportion(sums, (c, "h2h", other), (c, "h2h_games", other), 0.5)
             for other in _roles_of(sums, c, "h2h_games")
         },
     }
     for metric, column in PER_DECISION.items():
-        metrics[metric] = ratio(sums, (c, column), (c, "decisions"), 0.0)
+        share = proportion if metric in DECISION_SHARES else ratio
+        metrics[metric] = share(sums, (c, column), (c, "decisions"), 0.0)
     # No chance level: a random player writes no text.
-    metrics["out_of_character"] = ratio(sums, (c, "out_of_character"), (c, "texts"), None)
+    metrics["out_of_character"] = proportion(sums, (c, "out_of_character"), (c, "texts"), None)
     for metric, column in PER_GAME.items():
         metrics[metric] = ratio(sums, (c, column), (c, "games"), 0.0)
     return metrics

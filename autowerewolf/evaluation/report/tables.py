@@ -7,11 +7,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from autowerewolf.evaluation.ratings.gte import gte_rows
+from autowerewolf.evaluation.ratings.outcomes import BY_ROLE_RESAMPLES
 from autowerewolf.evaluation.report.cells import (
     CELL_HEADER,
     NA,
     NA_REASONS,
     NO_CHANCE,
+    SMALL_NOTE,
     Table,
     cell_columns,
     counted,
@@ -212,6 +214,24 @@ def _ratings(data: Mapping[str, Any]) -> Table:
     )
 
 
+def _by_role(data: Mapping[str, Any]) -> Table:
+    entries = data["ratings"]["bt_by_role"]
+    rows = [
+        [e["contestant"], e["role"], *cell_columns(e, digits=3)]
+        for e in sorted(entries, key=lambda e: (e["role"], -e["value"]))
+    ]
+    return Table(
+        "Bradley-Terry skill by role (bt_by_role.csv)",
+        ["contestant", "role", "skill [95% interval]", "games", "n", "chance"],
+        rows,
+        f"A skill per (contestant, role), wolves' seats counting against the good camp; "
+        f"intervals over the report's first {BY_ROLE_RESAMPLES} resamples of the games (a "
+        "parameter per pair: wide with few games). Games: those in which the contestant held "
+        "the role; n: its seats of that role. Chance: 0 (contestants who all play alike). "
+        + SMALL_NOTE,
+    )
+
+
 def _pairs(data: Mapping[str, Any]) -> Table:
     rows = [
         [
@@ -344,7 +364,7 @@ def tables(data: dict[str, Any]) -> list[Table]:
     names = [s["contestant"] for s in sorted(bt["skills"], key=lambda s: -s["skill"])]
     by_name = {m["contestant"]: m for m in data["contestants"]}
     gte = data["ratings"]["gte"]
-    out = [_ratings(data), _pairs(data)]
+    out = [_ratings(data), _by_role(data), _pairs(data)]
     if gte:
         out.append(
             Table(

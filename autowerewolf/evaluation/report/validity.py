@@ -10,7 +10,7 @@ random player scores too (the chance level of each rate).
 
 from typing import Any
 
-from autowerewolf.evaluation.bootstrap import Sums, Values, ratio
+from autowerewolf.evaluation.bootstrap import Sums, Values, proportion
 from autowerewolf.evaluation.games.facts import GameRow, SeatRow
 
 CALLS = "calls"
@@ -74,6 +74,6 @@ def validity_table(sums: Sums) -> list[dict[str, Any]]:
             STEP_DOWNS: int(sums.get((*key, STEP_DOWNS))[0]),
         }
         for part, name in RATES.items():
-            entry[name] = ratio(sums, (*key, part), (*key, "decisions"), 0.0)
+            entry[name] = proportion(sums, (*key, part), (*key, "decisions"), 0.0)
         table.append(entry)
     return table
