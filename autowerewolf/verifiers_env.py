@@ -9,16 +9,20 @@ The first message is the seat's first question as an LLM seat reads it (the syst
 prompt, the game so far, the question); each later user message holds the events the seat
 saw since its last answer (the project's one renderer) and its next question. The model
 answers each with one JSON object (`reasoning`, `choice`, and the `speech` or `message`
-where the step takes one). An answer that cannot be used is told back to the model and a
-seeded random legal choice is played in its place. The rubric pays 1 when the seat's camp
-wins, and takes `invalid_penalty` times the share of its answers that were invalid.
+where the step takes one), read by the project's one reply parser (prompts/replies.py: a
+think block, prose or a code fence around the object, a choice written as its seat's name
+or in another case are repaired, and each repair is counted). An answer that cannot be used
+is told back to the model and a seeded random legal choice is played in its place. The
+rubric pays 1 when the seat's camp wins, and takes `invalid_penalty` times the share of its
+answers that were invalid; the share of answers that needed a repair is reported beside it
+(weight 0).
 
 Needs the `verifiers` extra (verifiers 0.2: its classic `MultiTurnEnv` and `vf-eval`).
 """
 
 import asyncio
 import json
-import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -31,17 +35,16 @@ from datasets import Dataset  # noqa: E402
 from verifiers.types import Messages, State, SystemMessage, UserMessage  # noqa: E402
 
 from autowerewolf.players.factory import PlayerBuilder, basic_player, load_models  # noqa: E402
-from autowerewolf.players.llm.question import question_prompt  # noqa: E402
 from autowerewolf.players.seating import PlayerKind, Seating  # noqa: E402
 from autowerewolf.prompts import environment as words  # noqa: E402
 from autowerewolf.prompts.render import compact  # noqa: E402
+from autowerewolf.prompts.replies import read_choice_answer  # noqa: E402
+from autowerewolf.prompts.seat_prompt import question_prompt  # noqa: E402
 from autowerewolf.rules.config import make_config  # noqa: E402
 from autowerewolf.rules.engine import new_game  # noqa: E402
 from autowerewolf.rules.steps import takes_text  # noqa: E402
 from autowerewolf.rules.views import visible_events  # noqa: E402
 from autowerewolf.table import Table  # noqa: E402
-
-JSON_OBJECT = re.compile(r"\{.*\}", re.S)
 
 
 def chosen_seat(board: str, seed: int, variants: dict[str, Any], seat: str | None,
@@ -54,22 +57,6 @@ def chosen_seat(board: str, seed: int, variants: dict[str, Any], seat: str | Non
         if (role is None or s.role.value == role) and (camp is None or s.camp.value == camp):
             return s.id
     raise ValueError(f"no seat of role {role!r} and camp {camp!r} on board {board}")
-
-
-def parse_choice(reply: str, options: tuple[str, ...], text: str | None) -> dict[str, str]:
-    """The answer's choice (and text); ValueError saying what is wrong with it."""
-    found = JSON_OBJECT.search(reply)
-    if found is None:
-        raise ValueError("no JSON object in the answer")
-    try:
-        answer = json.loads(found.group(0))
-    except ValueError:
-        raise ValueError("the answer's JSON does not parse") from None
-    choice = answer.get("choice") if isinstance(answer, dict) else None
-    if choice not in options:
-        raise ValueError(f"choice {choice!r} is not one of {', '.join(options)}")
-    said = answer.get(text, "") if text else ""
-    return {"option": str(choice), "text": said if isinstance(said, str) else ""}
 
 
 def reply_text(messages: Messages) -> str:
@@ -107,7 +94,8 @@ class WerewolfEnv(vf.MultiTurnEnv):  # type: ignore[misc]
         system, first, _ = self._question(table, seat, 0)
         state["prompt"] = [SystemMessage(content=system), UserMessage(content=first)]
         state["werewolf"] = {"table": table, "seat": seat, "seen": len(table.events)}
-        state["werewolf_result"] = {"answers": 0, "invalid": 0, "won": None}
+        state["werewolf_result"] = {"answers": 0, "invalid": 0, "repaired": 0, "repairs": {},
+                                    "won": None}  # fmt: skip
         return state
 
     async def env_response(self, messages: Messages, state: State, **kwargs: Any) -> Messages:
@@ -119,8 +107,13 @@ class WerewolfEnv(vf.MultiTurnEnv):  # type: ignore[misc]
         text = takes_text(table.game.step)
         result["answers"] += 1
         notes: list[str] = []
+        labels = {p.seat: p.name for p in table.view(seat).players}
         try:
-            answer: Any = parse_choice(reply_text(messages), options, text)
+            read = read_choice_answer(reply_text(messages), options, labels, text)
+            answer: Any = {"option": read.option, "text": read.text}
+            if read.repairs:
+                result["repaired"] += 1
+                result["repairs"] = dict(Counter(result["repairs"]) + Counter(read.repairs))
         except ValueError as err:
             answer = "invalid"  # the table plays its seeded random legal answer
             result["invalid"] += 1
@@ -154,6 +147,13 @@ async def invalid_share(state: State, **kwargs: Any) -> float:
     return float(result.get("invalid", 0)) / max(int(result.get("answers", 0)), 1)
 
 
+async def repaired_share(state: State, **kwargs: Any) -> float:
+    """The share of the model's answers that were used after a repair (a think block,
+    prose around the JSON, a choice written as a name...): counted, not penalised."""
+    result = state.get("werewolf_result", {})
+    return float(result.get("repaired", 0)) / max(int(result.get("answers", 0)), 1)
+
+
 def load_environment(
     board: str = "12-A",
     variants: dict[str, Any] | None = None,
@@ -185,7 +185,9 @@ def load_environment(
     players = PlayerBuilder(load_models(Path(models))) if models else basic_player
     if opponents == "llm" and not models:
         players = PlayerBuilder()
-    rubric = vf.Rubric(funcs=[camp_won, invalid_share], weights=[1.0, -invalid_penalty])
+    rubric = vf.Rubric(
+        funcs=[camp_won, invalid_share, repaired_share], weights=[1.0, -invalid_penalty, 0.0]
+    )
     return WerewolfEnv(
         table_options={"seating": Seating(default=opponents)},
         players=players,

@@ -92,3 +92,39 @@ def test_the_simulated_model_reads_the_listed_choices() -> None:
         "Vote.\nChoices: P01 (Kai, sheriff, claims seer), P03 (Lee), abstain. Also legal but x."
     )
     assert listed_choices(prompt) == ["P01", "P03", "abstain"]
+
+
+def test_answers_a_reasoning_model_writes_are_played_and_their_repairs_counted() -> None:
+    """A think block before the JSON and a seat chosen by its player's name in lower case
+    (an option word in upper case) are played as answers, not scored invalid, and every
+    repair is counted in the rollout's result and its `repaired_share` metric."""
+    import asyncio
+
+    from verifiers.types import AssistantMessage, State
+
+    from autowerewolf.verifiers_env import load_environment, repaired_share
+
+    env = load_environment(board="9-standard", games=1, opponents="random", seat="P01")
+    state = State(info=json.loads(env.dataset[0]["info"]))
+    by_name = 0
+
+    async def play() -> None:
+        nonlocal by_name
+        await env.setup_state(state)
+        while "werewolf" in state:
+            table = state["werewolf"]["table"]
+            names = {p.seat: p.name for p in table.view("P01").players}
+            option = table.asked["P01"][0]
+            written = names[option].lower() if option in names else option.upper()
+            by_name += option in names
+            reply = f'<think>{{draft}} maybe {option}</think>\n{{"choice": "{written}"}}'
+            await env.env_response([AssistantMessage(content=reply)], state)
+
+    asyncio.run(play())
+    result = state["werewolf_result"]
+    assert result["won"] is not None and result["invalid"] == 0
+    assert result["answers"] == result["repaired"] > 0
+    repairs = result["repairs"]
+    assert repairs["think-block"] == result["answers"]
+    assert by_name > 0 and repairs["label-choice"] == by_name
+    assert asyncio.run(repaired_share(state)) == 1.0
