@@ -4,7 +4,7 @@ good seat's poison or shot may act on (`prompts/choices.py`, `has_evidence`).
     python benchmarks/evidence.py --db bench-models/qwen0.5b.db [--db DIR ...]
 
 Reads the databases read-only (a file, or every `*.db` of a folder). Each finished game's
-public events go through a seat's facts ledger (`autowerewolf/players/llm/memory.py`) as
+public events go through a seat's facts ledger (`autowerewolf/prompts/recall.py`) as
 if every wolf were exposed, and each signal is judged by the true roles:
 - voted with a wolf on no day, on one day, on `ALLY_DAYS` days or more: each pair of a wolf
   and another seat, by the days the seat voted for the same player as that wolf; is the
@@ -40,7 +40,7 @@ from autowerewolf.evaluation.bootstrap import (
 )
 from autowerewolf.evaluation.report.cells import counted
 from autowerewolf.evaluation.saved import finished_games
-from autowerewolf.players.llm.memory import ALLY_DAYS, CLAIM, FactsLedger
+from autowerewolf.prompts.recall import ALLY_DAYS, CLAIM, FactsLedger
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.roles import GODS
 from autowerewolf.rules.views import public_events

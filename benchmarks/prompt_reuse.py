@@ -22,8 +22,8 @@ from collections import Counter
 from pathlib import Path
 
 from autowerewolf.players.factory import DEFAULT_MODELS
-from autowerewolf.players.llm import memory
-from autowerewolf.players.llm.question import decision_question, prompt_messages
+from autowerewolf.prompts import recall as memory
+from autowerewolf.prompts.seat_prompt import decision_question, prompt_messages
 from autowerewolf.rules.steps import takes_text
 
 # Run as a script, the repository root is not on the path.

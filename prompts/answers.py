@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from autowerewolf.prompts.grounds import NO_GROUND
 from autowerewolf.prompts.speech_acts import ACTS_REASONING_CHARS, ground_field, speech_field
-from autowerewolf.rules.steps import TextKind
+from autowerewolf.rules.steps import TextKind, steps_where
 
 
 @dataclass(frozen=True)
@@ -41,9 +41,7 @@ COMPACT = Bounds(reasoning=120, speech=280, message=120)
 TERSE = Bounds(reasoning=0, speech=280, message=120)
 # The rare choices that cannot be taken back and that no vote corrects: a kill, a check, a
 # potion, a guard, a shot, the badge.
-POWER_DECISIONS = frozenset(
-    {"wolves", "seer", "witch_cure", "witch_poison", "guard", "hunter_shot", "badge"}
-)
+POWER_DECISIONS = steps_where(lambda entry: entry.power)
 # Private reasoning only before those; every other answer (votes, the election, speeches,
 # whose acts carry their own grounds) chooses straight away. The embedded model's reasoning
 # before a vote was rarely reasoning ("The werewolves should always defend their own

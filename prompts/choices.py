@@ -7,14 +7,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from autowerewolf.rules.roles import GODS, Role
+from autowerewolf.rules.steps import steps_where
 from autowerewolf.rules.views import SeatView
 
-# Steps whose seat option harms that seat, and steps whose option helps it.
-HARM_STEPS = frozenset({"wolves", "exile_vote", "exile_roll_call", "witch_poison", "hunter_shot"})
-HELP_STEPS = frozenset({"guard", "badge", "election_vote"})
-CHECK_STEPS = frozenset({"seer"})
+# Steps whose seat option harms that seat, helps it or checks it (rules/steps.py).
+HARM_STEPS = steps_where(lambda entry: entry.effect == "harm")
+HELP_STEPS = steps_where(lambda entry: entry.effect == "help")
+CHECK_STEPS = steps_where(lambda entry: entry.effect == "check")
 # Steps that kill on the good side's own judgement, with no vote to correct a guess.
-EVIDENCE_STEPS = frozenset({"witch_poison", "hunter_shot"})
+EVIDENCE_STEPS = steps_where(lambda entry: entry.on_evidence)
 
 
 @dataclass(frozen=True)

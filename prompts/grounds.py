@@ -8,7 +8,7 @@ docs/benchmarks.md). A ground is true of the game as the whole table saw it, so 
 it gives nothing away, and a liar lies with its act (a claim, a false check), not with its
 evidence.
 
-Built from the seat's facts ledger (players/llm/memory.py): role claims, reported checks,
+Built from the seat's facts ledger (prompts/recall.py): role claims, reported checks,
 accusations, the latest day's exile ballots and the seats that sided with an exposed wolf.
 A ground that names no living seat backs no act, so none is offered."""
 

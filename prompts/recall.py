@@ -8,7 +8,7 @@ only; the events since that dawn stay verbatim. The digest changes only at those
 between them a seat's prompt grows only at its end (the server's prompt cache reuses the
 rest), and however long the game runs the prompt stays about three days long.
 
-Its wording comes from `prompts`."""
+Its wording comes from `prompts/memory.py` and `prompts/render.py`."""
 
 import re
 from collections import Counter
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from autowerewolf.prompts.render import compact, digest_line, revealed_roles
 from autowerewolf.rules.events import Event, EventKind
+from autowerewolf.rules.roles import ROLE_NAMES, Camp, camp_of
 from autowerewolf.rules.views import SeatView
 
 # Characters kept of each speech of the day before the latest folding dawn.
@@ -28,7 +29,9 @@ SPEECH_DIGEST_CHARS = 48
 # three days of structured speeches stay well inside a slot (prompts of up to 3,413 tokens
 # in ten games, seeds 29-38; 3,275 with two days).
 FOLD_EVERY_DAYS = 3
-CLAIM = re.compile(r"\bI(?: am|'m)(?: the| a)? (seer|witch|hunter|guard|idiot|villager)\b", re.I)
+# A good role claimed ("I am the Seer", "I'm a villager"), for every good role of the table.
+_GOOD_ROLES = "|".join(name for name in ROLE_NAMES if camp_of(name) is Camp.GOOD)
+CLAIM = re.compile(rf"\bI(?: am|'m)(?: the| a)? ({_GOOD_ROLES})\b", re.I)
 # A seat's own report of a check that found a wolf, as the speech renderer words it ("my
 # check found P05 a wolf") and as free text usually does ("I checked P05: a werewolf"); a
 # seat repeating another's report ("his check found P05 a wolf") is not a report.

@@ -179,9 +179,16 @@ _FORMATS: dict[EventKind, Format] = {
 }
 
 
+class UnknownEvent(LookupError):
+    """An event kind with no wording: a new kind needs its sentence in `_FORMATS`."""
+
+
 def describe(event: Event, reader: str | None = None) -> str:
     """One event as a sentence, for `reader` (a seat), or for the log when None."""
-    return _FORMATS[event.kind](event, reader)
+    wording = _FORMATS.get(event.kind)
+    if wording is None:
+        raise UnknownEvent(f"no wording for event kind {str(event.kind)!r} (prompts/render.py)")
+    return wording(event, reader)
 
 
 def lines(events: Iterable[Event], reader: str | None = None) -> list[str]:

@@ -8,7 +8,6 @@ policy sees is what an LLM seat sees."""
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from autowerewolf.players.llm.memory import Memory, remember
 from autowerewolf.prompts.choices import Known, choices_text, explosion_note, lists_seats
 from autowerewolf.prompts.grounds import grounds
 from autowerewolf.prompts.memory import ledger_text, memory_text
@@ -20,6 +19,7 @@ from autowerewolf.prompts.question import (
     identity_line,
     prompt_key,
 )
+from autowerewolf.prompts.recall import Memory, remember
 from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.steps import TextKind, takes_text
 from autowerewolf.rules.views import SeatView

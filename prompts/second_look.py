@@ -6,8 +6,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any, Protocol
 
-from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.choices import Known, kills_without_evidence, seat_against_own_side
 from autowerewolf.prompts.question import IDENTITY_LINE
 from autowerewolf.prompts.speech_acts import (
@@ -19,6 +19,7 @@ from autowerewolf.prompts.speech_acts import (
 )
 from autowerewolf.prompts.texts import read_text, word_runs
 from autowerewolf.rules.roles import Role
+from autowerewolf.rules.state import Step
 from autowerewolf.rules.steps import STEPS
 from autowerewolf.rules.views import SeatView
 
@@ -117,8 +118,21 @@ def in_character_note() -> str:
     )
 
 
+class SavedText(Protocol):
+    """What a saved answer's judge reads of it (a decision record has these)."""
+
+    @property
+    def step(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def prompt(self) -> str | None: ...
+    @property
+    def data(self) -> dict[str, Any] | None: ...
+
+
 def speech_out_of_character(
-    record: DecisionRecord, role: Role, checks: dict[str, str], saved: Sequence[str]
+    record: SavedText, role: Role, checks: dict[str, str], saved: Sequence[str]
 ) -> bool:
     """Whether a saved speech or message was out of character (the table and the report):
     an apology, a recited prompt, acts against what the seat knew then (`checks`, `saved`:
@@ -145,9 +159,14 @@ def speech_out_of_character(
     )
 
 
+# What each step that harms on the seat's evidence alone spends (rules/steps.py
+# `on_evidence`); a new such step needs its word here (a test walks the table).
+POWER_WORDS: dict[str, str] = {Step.WITCH_POISON: "poison", Step.HUNTER_SHOT: "shot"}
+
+
 def no_evidence_note(step: str) -> str:
     """The second look at a poison or a shot at a player nothing points at."""
-    power = "poison" if step == "witch_poison" else "shot"
+    power = POWER_WORDS[step]
     return (
         f"Careful: your first answer aimed your {power} at a player nothing you have seen "
         "points at as a wolf. Most players are good, so a guess usually kills a friend: "

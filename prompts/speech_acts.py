@@ -17,8 +17,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from autowerewolf.players.llm.memory import CLAIM
 from autowerewolf.prompts.grounds import NO_GROUND, named
+from autowerewolf.prompts.recall import CLAIM
 from autowerewolf.rules.roles import Camp, Role, camp_of
 
 # A speech is what the embedded model generates most of, one seat after another: each act is

@@ -1,6 +1,9 @@
-"""Roles and camps. Values are stored in checkpoints: never rename a member."""
+"""Roles and camps, declared once: every list of roles elsewhere (model configs, agent
+choice, prompts, evaluation tables) derives from `ROLE_TABLE`. Values are stored in
+checkpoints: never rename a member."""
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -19,13 +22,32 @@ class Camp(StrEnum):
     GOOD = "good"
 
 
-GODS: frozenset[Role] = frozenset({Role.SEER, Role.WITCH, Role.HUNTER, Role.GUARD, Role.IDIOT})
+@dataclass(frozen=True)
+class RoleSpec:
+    camp: Camp  # the side it wins with; a Seer's camp check reveals this (RULES §2)
+    god: bool = False  # a special good role: the side win counts them (RULES §8)
+    night: bool = False  # called by the moderator each night, in this table's order (RULES §2)
+
+
+ROLE_TABLE: dict[Role, RoleSpec] = {
+    Role.WEREWOLF: RoleSpec(Camp.WOLF, night=True),
+    Role.VILLAGER: RoleSpec(Camp.GOOD),
+    Role.SEER: RoleSpec(Camp.GOOD, god=True, night=True),
+    Role.WITCH: RoleSpec(Camp.GOOD, god=True, night=True),
+    Role.HUNTER: RoleSpec(Camp.GOOD, god=True),
+    Role.GUARD: RoleSpec(Camp.GOOD, god=True, night=True),
+    Role.IDIOT: RoleSpec(Camp.GOOD, god=True),
+}
+ROLE_NAMES: tuple[str, ...] = tuple(role.value for role in ROLE_TABLE)
+CAMP_NAMES: tuple[str, ...] = tuple(camp.value for camp in Camp)
+GODS: frozenset[Role] = frozenset(role for role, spec in ROLE_TABLE.items() if spec.god)
 # The roles the moderator calls each night, in order (RULES §2).
-NIGHT_ROLES: tuple[Role, ...] = (Role.WEREWOLF, Role.SEER, Role.WITCH, Role.GUARD)
+NIGHT_ROLES: tuple[Role, ...] = tuple(role for role, spec in ROLE_TABLE.items() if spec.night)
 
 
-def camp_of(role: Role) -> Camp:
-    return Camp.WOLF if role is Role.WEREWOLF else Camp.GOOD
+def camp_of(role: Role | str) -> Camp:
+    """The camp of `role` (a member or its name; an unknown name is a ValueError)."""
+    return ROLE_TABLE[Role(role)].camp
 
 
 def is_god(role: Role) -> bool:

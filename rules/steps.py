@@ -18,12 +18,16 @@ from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.keys import BadKey, DecisionKey
 from autowerewolf.rules.outcome import Resolved
+from autowerewolf.rules.roles import Camp, Role, camp_of
 from autowerewolf.rules.state import GameState, Step
 
 # Applies the answers and says what happened; the flow (flow.py) decides where to go.
 Resolver = Callable[[GameState, Answers, list[Event]], Resolved]
 OptionsBuilder = Callable[[GameState], Options]
 TextKind = Literal["speech", "message"]
+# What choosing a seat does to that seat: harms it (a kill, an exile vote, a poison, a shot),
+# helps it (a guard, the badge, an election vote) or checks it (the Seer's look).
+Effect = Literal["harm", "help", "check"]
 
 
 class StepKind(StrEnum):
@@ -57,6 +61,11 @@ class StepSpec:
     # badge. Otherwise the answer is the answering seat's (night actions, bids, and the
     # Hunter's shot, whose refusal stays secret).
     public: bool = False
+    effect: Effect | None = None  # what a chosen seat undergoes; None: no seat is chosen
+    # A choice that cannot be taken back and that no vote corrects: a kill, a check, a potion,
+    # a guard, a shot, the badge.
+    power: bool = False
+    role: Role | None = None  # the role that takes this step; None: any seat it asks
 
     @property
     def simultaneous(self) -> bool:
@@ -65,6 +74,13 @@ class StepSpec:
     @property
     def decides(self) -> bool:
         return self.options is not None
+
+    @property
+    def on_evidence(self) -> bool:
+        """A good role's harm with no vote to correct it: it rests on the seat's evidence
+        alone (the Witch's poison, the Hunter's shot)."""
+        good = self.role is not None and camp_of(self.role) is Camp.GOOD
+        return self.effect == "harm" and self.power and good
 
 
 def automatic(resolve: Callable[[GameState, list[Event]], Resolved]) -> Resolver:
@@ -103,6 +119,9 @@ STEPS: dict[str, StepSpec] = {
         text="message",
         prompt="wolves",
         rule="§2",
+        effect="harm",
+        power=True,
+        role=Role.WEREWOLF,
     ),
     Step.SEER: StepSpec(
         StepKind.NIGHT,
@@ -113,6 +132,9 @@ STEPS: dict[str, StepSpec] = {
         then=Step.WITCH_CURE,
         prompt="seer",
         rule="§2",
+        effect="check",
+        power=True,
+        role=Role.SEER,
     ),
     Step.WITCH_CURE: StepSpec(
         StepKind.NIGHT,
@@ -123,6 +145,8 @@ STEPS: dict[str, StepSpec] = {
         then=Step.WITCH_POISON,
         prompt="witch_cure",
         rule="§2",
+        power=True,
+        role=Role.WITCH,
     ),
     Step.WITCH_POISON: StepSpec(
         StepKind.NIGHT,
@@ -134,6 +158,9 @@ STEPS: dict[str, StepSpec] = {
         then=Step.GUARD,
         prompt="witch_poison",
         rule="§2",
+        effect="harm",
+        power=True,
+        role=Role.WITCH,
     ),
     Step.GUARD: StepSpec(
         StepKind.NIGHT,
@@ -145,6 +172,9 @@ STEPS: dict[str, StepSpec] = {
         then=Step.DAWN,
         prompt="guard",
         rule="§2",
+        effect="help",
+        power=True,
+        role=Role.GUARD,
     ),
     Step.DAWN: StepSpec(
         StepKind.AUTOMATIC,
@@ -200,6 +230,7 @@ STEPS: dict[str, StepSpec] = {
         prompt="election_vote",
         rule="§3",
         public=True,
+        effect="help",
     ),
     Step.ELECTION_PK_SPEECH: StepSpec(
         StepKind.DAY,
@@ -230,6 +261,9 @@ STEPS: dict[str, StepSpec] = {
         resolve=chain.apply_hunter_shot,
         prompt="hunter_shot",
         rule="§7",
+        effect="harm",
+        power=True,
+        role=Role.HUNTER,
     ),
     Step.BADGE: StepSpec(
         StepKind.CHAIN,
@@ -242,6 +276,8 @@ STEPS: dict[str, StepSpec] = {
         prompt="badge",
         rule="§4",
         public=True,
+        effect="help",
+        power=True,
     ),
     Step.LAST_WORDS: StepSpec(
         StepKind.CHAIN,
@@ -306,6 +342,7 @@ STEPS: dict[str, StepSpec] = {
         prompt="exile_vote",
         rule="§6",
         public=True,
+        effect="harm",
     ),
     Step.EXILE_ROLL_CALL: StepSpec(
         StepKind.DAY,
@@ -318,6 +355,7 @@ STEPS: dict[str, StepSpec] = {
         prompt="exile_roll_call",
         rule="§6",
         public=True,
+        effect="harm",
     ),
     Step.EXILE_PK_SPEECH: StepSpec(
         StepKind.DAY,
@@ -345,6 +383,12 @@ FIRST_STEP = Step.WOLVES  # the game opens with Night 1 (RULES §1)
 
 class UnknownStep(ValueError):
     pass
+
+
+def steps_where(test: Callable[[StepSpec], bool]) -> frozenset[str]:
+    """The names of the steps whose entry passes `test`: what other modules' step sets
+    derive from, so a new step is placed by its entry alone."""
+    return frozenset(name for name, entry in STEPS.items() if test(entry))
 
 
 def spec(step: str) -> StepSpec:

@@ -37,11 +37,10 @@ from autowerewolf.files import read_mapping
 from autowerewolf.prompts.answers import BUDGETS, Bounds
 from autowerewolf.rules.config import one_line
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS
+from autowerewolf.rules.roles import CAMP_NAMES, ROLE_NAMES, camp_of
 
 Backend = Literal["api", "ollama", "local", "simulated"]
 
-ROLES: tuple[str, ...] = ("werewolf", "villager", "seer", "witch", "hunter", "guard", "idiot")
-CAMPS: tuple[str, ...] = ("wolf", "good")
 SEAT_PATTERN = re.compile(r"P\d{2}")
 
 CONNECTION_FIELDS: frozenset[str] = frozenset({"model", "base_url", "api_key_env"})
@@ -168,6 +167,7 @@ class ModelOverride(_Strict):
     retries: Retries | None = None
     seed: int | None = None
     budget: BudgetChoice | None = None
+    speech: Literal["acts", "free"] | None = None
     max_in_flight: InFlight | None = None
     requests_per_s: Rate | None = None
     latency_s: Seconds | None = None
@@ -205,7 +205,9 @@ class PlayerModels(BaseModel):
     @classmethod
     def _known_keys(cls, value: Any, info: ValidationInfo) -> Any:
         if isinstance(value, Mapping):
-            allowed, what = (CAMPS, "camp") if info.field_name == "camps" else (ROLES, "role")
+            allowed, what = (
+                (CAMP_NAMES, "camp") if info.field_name == "camps" else (ROLE_NAMES, "role")
+            )
             _check_keys(value, allowed, what)
         return value
 
@@ -242,11 +244,11 @@ class PlayerModels(BaseModel):
     def resolve(self, seat: str, role: str, camp: str | None = None) -> ModelConfig:
         """Config for one player; ``camp`` defaults to the role's camp."""
         role = str(role).lower()
-        if role not in ROLES:
-            raise SettingsError(f"unknown role '{role}'; expected one of: {', '.join(ROLES)}")
-        camp = camp if camp is not None else ("wolf" if role == "werewolf" else "good")
-        if camp not in CAMPS:
-            raise SettingsError(f"unknown camp '{camp}'; expected one of: {', '.join(CAMPS)}")
+        if role not in ROLE_NAMES:
+            raise SettingsError(f"unknown role '{role}'; expected one of: {', '.join(ROLE_NAMES)}")
+        camp = camp if camp is not None else camp_of(role).value
+        if camp not in CAMP_NAMES:
+            raise SettingsError(f"unknown camp '{camp}'; expected one of: {', '.join(CAMP_NAMES)}")
         if not SEAT_PATTERN.fullmatch(seat):
             raise SettingsError(f"bad seat id '{seat}'; expected P01, P02, ...")
         layers = [

@@ -3,7 +3,7 @@
 The training environment (`autowerewolf.env`) and agents across a process boundary
 (`cmd:`/`http:` agents, players/external.py) share it: an observation holds the seat's
 view as text (the very messages an LLM seat of the plain design is sent, rendered by
-players/llm/question.py from `prompts/`) and structured: the legal options, an action mask
+prompts/seat_prompt.py from `prompts/`) and structured: the legal options, an action mask
 over a fixed action list, the day, the step, and a vector of features. Nothing here reads
 the game state: only the `SeatView` the rules give the seat (RULES §9).
 
@@ -17,10 +17,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autowerewolf.players.llm.memory import FactsLedger, remember
-from autowerewolf.players.llm.question import question_prompt
 from autowerewolf.prompts.environment import waiting_line
 from autowerewolf.prompts.memory import memory_text
+from autowerewolf.prompts.recall import FactsLedger, remember
+from autowerewolf.prompts.seat_prompt import question_prompt
 from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Option
 from autowerewolf.rules.discussion import BID_OPTIONS

@@ -12,11 +12,11 @@ from langchain_core.messages import BaseMessage
 
 from autowerewolf.players.agents.choice import AgentChoice
 from autowerewolf.players.base import DecisionRequest
-from autowerewolf.players.llm.memory import remember
 from autowerewolf.players.llm.player import LLMPlayer
-from autowerewolf.players.llm.question import decision_question
 from autowerewolf.prompts.choices import Known, choices_text, lists_seats, option_labels
 from autowerewolf.prompts.question import ANSWER_LINES, IDENTITY_LINE
+from autowerewolf.prompts.recall import remember
+from autowerewolf.prompts.seat_prompt import decision_question
 from autowerewolf.prompts.second_look import against_own_side
 from autowerewolf.rules.decisions import Action
 from autowerewolf.rules.roles import Role

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from itertools import pairwise
 
-from autowerewolf.players.llm.memory import FOLD_EVERY_DAYS, FactsLedger, remember
 from autowerewolf.prompts.memory import memory_text
+from autowerewolf.prompts.recall import FOLD_EVERY_DAYS, FactsLedger, remember
 from autowerewolf.rules.config import make_config
 from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.random_play import play_random_game
@@ -16,7 +16,7 @@ from autowerewolf.rules.views import seat_view
 
 MEMORY_OF_P01 = """
 import dataclasses, json
-from autowerewolf.players.llm.memory import remember
+from autowerewolf.prompts.recall import remember
 from autowerewolf.prompts.memory import memory_text
 from autowerewolf.rules.config import make_config
 from autowerewolf.rules.random_play import play_random_game

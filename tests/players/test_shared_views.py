@@ -9,8 +9,8 @@ from collections import defaultdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autowerewolf.players.llm.memory import remember
 from autowerewolf.prompts.memory import memory_text
+from autowerewolf.prompts.recall import remember
 from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.config import BOARDS, make_config
 from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_decision

@@ -17,12 +17,12 @@ from pydantic import ValidationError
 from autowerewolf.evaluation.export.chat import answer_message
 from autowerewolf.players.base import DecisionRequest
 from autowerewolf.players.llm.calls import run_calls
-from autowerewolf.players.llm.memory import FactsLedger
 from autowerewolf.players.llm.player import LLMPlayer, _choice
-from autowerewolf.players.llm.question import decision_question, question_grounds
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.answers import COMPACT, answer_schema
 from autowerewolf.prompts.grounds import NO_GROUND, grounds
+from autowerewolf.prompts.recall import FactsLedger
+from autowerewolf.prompts.seat_prompt import decision_question, question_grounds
 from autowerewolf.prompts.second_look import out_of_character, speech_out_of_character
 from autowerewolf.prompts.speech_acts import phrases, render, render_whisper
 from autowerewolf.rules.config import BOARDS, make_config

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from autowerewolf.errors import SettingsError
+from autowerewolf.rules.roles import CAMP_NAMES, ROLE_NAMES, camp_of
 
 # The built-in designs (players/agents/registry.py builds them).
 BUILTIN_AGENTS = ("plain", "estimator", "adaptive", "support", "attack", "experience")
@@ -18,8 +19,6 @@ PLUGIN_PATH = re.compile(r"python:[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 # Agents across a process boundary (players/external.py): a program, or an HTTP endpoint.
 CMD_PREFIX = "cmd:"
 HTTP_AGENT = re.compile(r"https?://[^\s/?#]+(/\S*)?")
-CAMPS = ("wolf", "good")
-ROLES = ("werewolf", "villager", "seer", "witch", "hunter", "guard", "idiot")
 SEAT = re.compile(r"P\d{2}")
 
 
@@ -80,12 +79,12 @@ class AgentChoice(BaseModel):
     @field_validator("camps", mode="before")
     @classmethod
     def _known_camps(cls, value: Any) -> Any:
-        return _checked_keys(value, CAMPS, "camp")
+        return _checked_keys(value, CAMP_NAMES, "camp")
 
     @field_validator("roles", mode="before")
     @classmethod
     def _known_roles(cls, value: Any) -> Any:
-        return _checked_keys(value, ROLES, "role")
+        return _checked_keys(value, ROLE_NAMES, "role")
 
     @field_validator("seats", mode="before")
     @classmethod
@@ -94,7 +93,7 @@ class AgentChoice(BaseModel):
 
     def resolve(self, seat: str, role: str) -> str:
         """The design of `seat`, whose role is `role`: seat > role > camp > default."""
-        camp = "wolf" if role == "werewolf" else "good"
+        camp = camp_of(role).value
         for layer, key in ((self.seats, seat), (self.roles, role), (self.camps, camp)):
             if key in layer:
                 return layer[key]

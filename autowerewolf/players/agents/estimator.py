@@ -21,8 +21,9 @@ from autowerewolf.rules.decisions import Option
 from autowerewolf.rules.discussion import EXILE_VOTE_STEPS
 from autowerewolf.rules.keys import DecisionKey, parse_key
 from autowerewolf.rules.state import Step
+from autowerewolf.rules.steps import StepKind, steps_where
 
-NIGHT_STEPS = frozenset({"wolves", "seer", "witch_cure", "witch_poison", "guard"})
+NIGHT_STEPS = steps_where(lambda entry: entry.kind is StepKind.NIGHT and entry.decides)
 
 
 def latest(history: Sequence[DecisionRecord], step: str) -> DecisionRecord | None:

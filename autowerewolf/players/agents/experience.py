@@ -16,11 +16,11 @@ from langchain_core.language_models import BaseChatModel
 from autowerewolf.players.agents.pool import ExperiencePool, retrieval_data
 from autowerewolf.players.base import Answer, DecisionRequest, plain_record
 from autowerewolf.players.llm.calls import Calls
-from autowerewolf.players.llm.memory import remember
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts import experience as words
 from autowerewolf.prompts.answers import Bounds
+from autowerewolf.prompts.recall import remember
 from autowerewolf.rules.decisions import Action, Option
 from autowerewolf.rules.discussion import EXILE_VOTE_STEPS
 from autowerewolf.rules.views import SeatView

@@ -18,6 +18,7 @@ from typing import Any
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.experience import EXPERIENCE, action_text, outcome_text
 from autowerewolf.rules.events import Event, EventKind
+from autowerewolf.rules.roles import camp_of
 from autowerewolf.storage.target import Database
 
 SCHEMA = """
@@ -171,9 +172,9 @@ def experiences_of(
         ballot = ballots.get((note.seat, note.key))
         if role is None or ballot is None:
             continue
-        camp = "wolf" if role == "werewolf" else "good"
+        camp = camp_of(role).value
         target_role = roles.get(ballot)
-        own = target_role is not None and (target_role == "werewolf") == (camp == "wolf")
+        own = target_role is not None and camp_of(target_role).value == camp
         reward = 0.0 if winner is None else (1.0 if winner == camp else -1.0)
         experience = Experience(
             situation=str(note.data["situation"]),
