@@ -178,17 +178,25 @@ def _top_level_objects(text: str) -> list[tuple[dict[str, Any], int, int]]:
     """Every complete JSON object of `text` not inside another, with its span; an object
     the text ends inside (a cut answer) raises UnusableReply."""
     found: list[tuple[dict[str, Any], int, int]] = []
+    malformed: json.JSONDecodeError | None = None
     position = 0
     while (start := text.find("{", position)) != -1:
         try:
             value, end = _DECODER.raw_decode(text, start)
-        except json.JSONDecodeError:
-            if _opens_json_object(text, start) and _closing_brace(text, start) is None:
+        except json.JSONDecodeError as err:
+            if not _opens_json_object(text, start):
+                position = start + 1  # a brace of the prose
+                continue
+            closing = _closing_brace(text, start)
+            if closing is None:
                 raise UnusableReply("the reply ends inside an unfinished JSON object") from None
-            position = start + 1  # a brace of the prose
+            # A broken object: what it holds is a part of it, not an answer of its own.
+            malformed, position = err, closing + 1
             continue
         found.append((value, start, end))
         position = end
+    if not found and malformed is not None:
+        raise UnusableReply(f"the reply's JSON object does not parse ({malformed.msg})")
     return found
 
 

@@ -32,6 +32,8 @@ READ = [
     ("json code fence", f"```json\n{ANSWER}\n```", DATA, ("code-fence",)),
     ("bare code fence with prose",
      f"Here is my answer:\n```\n{ANSWER}\n```\nDone.", DATA, ("code-fence", "prose-around-json")),
+    ("a broken draft, then the answer",
+     f'Draft: {{"choice": "P05",}}\nFinal: {ANSWER}', DATA, ("prose-around-json",)),
     ("two objects: the last is the answer",
      f'Draft: {{"choice": "P05"}}\nFinal: {ANSWER}', DATA,
      ("several-objects", "prose-around-json")),
@@ -63,6 +65,8 @@ REFUSED = [
      '{"vote": {"choice": "P03"}, "speech": "I think', "unfinished JSON object"),
     ("cut answer after a think block", '<think>x</think>{"choice": "P0', "unfinished JSON object"),
     ("unclosed think block", f"<think>I would say {ANSWER} but", "never closes"),
+    ("trailing comma, holding a complete inner object",
+     '{"vote": {"choice": "P03"}, "speech": "x",}', "object does not parse"),
     ("a JSON list", '["P03"]', "not an object"),
     ("a JSON string", '"P03"', "not an object"),
 ]  # fmt: skip
