@@ -134,7 +134,9 @@ def answer_until_over(tab: Tab, limit_s: float = 180) -> tuple[list[str], list[s
     """Answer every decision shown on this seat's page with its first option until the game
     is over. The first speech is too long at first: the page must show the server's error.
     Returns the decision keys answered and the errors shown."""
-    page, answered, errors = tab.page, [], []
+    page = tab.page
+    answered: list[str] = []
+    errors: list[str] = []
     deadline = time.monotonic() + limit_s
     while not page.locator("#winner").count():
         assert time.monotonic() < deadline, f"still playing after {answered}"

@@ -84,13 +84,20 @@ def test_a_page_on_another_port_changes_nothing(browser: Any, server: Server) ->
         evil = context.new_page()
         answers: list[Any] = []
         evil.on("response", lambda answer: answers.append(answer))
+        failed: list[Any] = []
+        evil.on("requestfailed", lambda request: failed.append(request))
         evil.goto(site)
         # Every fetch settled, then the form was posted: its answer is the gate's refusal.
         evil.wait_for_url(f"{server.url}/aw/games")
         evil.wait_for_load_state("load")
     refused = {(a.request.method, a.url.removeprefix(server.url), a.status) for a in answers}
     assert ("POST", "/aw/games", 403) in refused  # the form
-    assert ("POST", "/internal/truncate", 404) in refused
+    # The fetches' answers never reach the page: every answer of the server is for its own
+    # origin only (Cross-Origin-Resource-Policy), refusals included.
+    blocked = {(r.method, r.url.removeprefix(server.url), r.failure) for r in failed}
+    not_ours = "net::ERR_BLOCKED_BY_RESPONSE.NotSameOrigin"
+    for path in ("/aw/games", "/threads", "/internal/truncate", f"/aw/games/{game}/answer"):
+        assert ("POST", path, not_ours) in blocked
     with server.client(server.owner) as owner:
         assert len(owner.get("/aw/games").json()) == games_before
         assert owner.post("/threads/count", json={}).json() == threads_before

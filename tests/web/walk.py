@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.web.conftest import Server, token_of
 
-FORM = {"board": "12-A", "default": "random", "seats": {"P03": "human"}}
+FORM: dict[str, object] = {"board": "12-A", "default": "random", "seats": {"P03": "human"}}
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,9 @@ def waiting_game(server: Server) -> Table:
         "assistant_id": assistant, "ref:int": "0", "holder": "P03", "operation_id": "op",
         "cron_id": str(uuid.uuid4()), "namespace": "ns",
     }  # fmt: skip
-    return Table(game, token_of(dict(made["links"])["P03"]), routes, values)  # type: ignore[arg-type]
+    links = made["links"]
+    assert isinstance(links, dict)
+    return Table(game, token_of(links["P03"]), routes, values)
 
 
 def owner_picture(server: Server, game: str) -> dict[str, Any]:
