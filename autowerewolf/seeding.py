@@ -11,6 +11,7 @@ import secrets
 from autowerewolf.rules.config import MAX_SEED
 
 SECRET_BYTES = 16  # 128 bits
+GAME_ID_BYTES = 6  # 48 bits: ids of one database never meet by chance
 
 
 def fresh_seed() -> int:
@@ -27,3 +28,10 @@ def seed_and_secret(seed: int | None, secret: str | None) -> tuple[int, str]:
     (`play`, `batch`) and the web lobby choose them here, once per game (a batch: one
     secret for all its games)."""
     return (fresh_seed() if seed is None else seed, fresh_secret() if secret is None else secret)
+
+
+def new_game_id(board: str) -> str:
+    """A new game's id when the user names none: the board and random hex. Never the seed:
+    an id is public (the game list, exports), and with an empty secret the seed alone
+    gives the deal."""
+    return f"{board}-{secrets.token_hex(GAME_ID_BYTES)}"

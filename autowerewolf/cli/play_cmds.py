@@ -1,6 +1,5 @@
 """Commands that play: play, resume, batch."""
 
-import os
 import sys
 from collections import Counter
 from contextlib import nullcontext
@@ -45,7 +44,7 @@ from autowerewolf.prompts.render import describe
 from autowerewolf.rules.events import Audience, Event
 from autowerewolf.rules.state import GameState
 from autowerewolf.runner import GameRecord, Games, ProgressHook, check_game_id
-from autowerewolf.seeding import seed_and_secret
+from autowerewolf.seeding import new_game_id, seed_and_secret
 from autowerewolf.storage.target import database
 from autowerewolf.summary import summarize
 
@@ -168,9 +167,7 @@ def play(
     seating = with_probes(seating, probes)
     player_models = models_from(models, model)
     game = check_game(setup, seating, player_models)  # once, before anything is saved
-    new_id = (
-        game_id if game_id is not None else f"{setup.board}-s{setup.seed}-{os.urandom(2).hex()}"
-    )
+    new_id = game_id if game_id is not None else new_game_id(setup.board)
     check_game_id(new_id)
     target = chosen_db(db, config, script)
     pool = experience_pool(target, experience, freeze_experience)
@@ -212,6 +209,9 @@ def resume(
         )
     pool = experience_pool(db, experience, freeze_experience)
     with session(db, models=models_from(models, model), experience=pool) as games:
+        saved = games.peek(game_id)
+        if saved is not None and saved.status == "finished":
+            raise fail(f"game {game_id!r} is already over")
         progress = watcher(watch, None if json_out else make_narrator(narration, games))
         record = games.resume(game_id, answers or None, progress)
         finish(games, record, json_out, progress)
@@ -278,6 +278,8 @@ def batch(
             raise fail("batch games cannot have human seats")
         if not jobs:
             check_game(setup, seating, player_models)
+        # Fixed in advance, so that a rerun continues the batch. A batch's seeds count up
+        # from --seed-start and are no secret: its secret keeps the deals unguessable.
         game_id = f"{prefix}-{seed}"
         check_game_id(game_id)
         jobs.append(BatchGame(game_id, setup, seating))

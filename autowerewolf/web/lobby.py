@@ -5,9 +5,12 @@ The form is JSON: `{"board", "seed", "variants": {flag: value}, "default": kind,
 hours}` (`agents` chooses LLM seats' agent designs as a game file does, agents across a
 process boundary included: docs/agent-protocol.md). It is validated exactly as the
 command line validates a game (preflight) before anything is created, and LLM seats' models
-are resolved first, so a mistake is one `error:` line and no game.
+are resolved first, so a mistake is one `error:` line and no game. Every lobby game has a
+spectator link, so an empty secret (the deal from the seed alone) is refused, and a seed and
+secret another saved game holds are created with a warning.
 """
 
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import ValidationError
@@ -19,6 +22,7 @@ from autowerewolf.players.factory import PlayerBuilder
 from autowerewolf.players.seating import Seating
 from autowerewolf.preflight import check_game as preflight_check
 from autowerewolf.rules.config import BOARDS, MAX_SEED, GameSetup
+from autowerewolf.rules.state import GameState
 from autowerewolf.rules.variants import Variants
 from autowerewolf.seeding import seed_and_secret
 from autowerewolf.web.links import DEFAULT_LIFETIME_S, MAX_LIFETIME_S, MIN_LIFETIME_S
@@ -66,6 +70,13 @@ def parse_form(form: object) -> tuple[GameSetup, Seating]:
     unknown = sorted(set(form) - fields)
     if unknown:
         raise SettingsError(f"unknown field {unknown[0]!r} in the game form")
+    if form.get("secret") == "":
+        # Without a secret the seed alone gives the deal, and every game here has a
+        # spectator link (and maybe seats): whoever learns the seed would know every role.
+        raise SettingsError(
+            "a game with seat or spectator links needs a secret: leave the secret out for a "
+            "fresh one"
+        )
     # A seed and a secret replay a game (`inspect GAME --as omniscient` shows both).
     seed, secret = seed_and_secret(
         None if form.get("seed") in (None, "") else form["seed"], form.get("secret")
@@ -91,6 +102,23 @@ def parse_form(form: object) -> tuple[GameSetup, Seating]:
     if not 0 <= setup.seed <= MAX_SEED:
         raise SettingsError(f"seed must be between 0 and {MAX_SEED}")
     return setup, seating
+
+
+def reuse_warning(setup: GameSetup, games: Iterable[tuple[str, GameState | None]]) -> str | None:
+    """A warning when saved `games` (id, latest state) hold the new game's seed and secret:
+    the two share a deal, and when one ends its public reveal tells the other's table every
+    role."""
+    same = [
+        game_id
+        for game_id, game in games
+        if game is not None and (game.config.seed, game.config.secret) == (setup.seed, setup.secret)
+    ]
+    if not same:
+        return None
+    return (
+        f"warning: game {same[0]} has the same seed and secret, hence the same deal; when "
+        "either ends, its reveal tells the other's table every role"
+    )
 
 
 def link_lifetime(form: dict[str, Any]) -> int:

@@ -74,7 +74,15 @@ async def create_game(request: Request) -> Response:
         setup, seating = lobby.parse_form(form)
         lifetime_s = lobby.link_lifetime(form)
         humans = lobby.check_game(setup, seating, runtime.players)
-    return JSONResponse(await start_game(setup, seating, humans, None, lifetime_s), 201)
+    # A fresh secret repeats no other game's: only a secret the owner typed is looked up.
+    warning = await read(reused_deal, setup) if form.get("secret") is not None else None
+    made = await start_game(setup, seating, humans, None, lifetime_s)
+    return JSONResponse({**made, "warnings": [warning] if warning else []}, 201)
+
+
+def reused_deal(setup: GameSetup) -> str | None:
+    reader = runtime.reader
+    return lobby.reuse_warning(setup, ((i, reader.latest(i)) for i in reader.ids()))
 
 
 async def start_tournament(request: Request) -> Response:
