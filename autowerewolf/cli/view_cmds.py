@@ -1,8 +1,10 @@
 """Commands that read saved games: games, inspect, history, replay, fork."""
 
+import json
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 from rich.markup import escape
 from rich.table import Table
 
@@ -34,7 +36,7 @@ from autowerewolf.rules.config import MAX_SEED
 from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.views import ending_reveal, public_events, visible_events
-from autowerewolf.runner import GameRecord
+from autowerewolf.runner import GameRecord, Games
 from autowerewolf.storage.stores import failures
 from autowerewolf.summary import SeatTotals, seat_totals
 
@@ -56,29 +58,64 @@ def events_for(record: GameRecord, audience: str) -> tuple[Event, ...]:
 
 @app.command()
 @one_line_errors
-def games(db: DbOption = DEFAULT_DB) -> None:
+def games(db: DbOption = DEFAULT_DB, json_out: JsonOption = False) -> None:
     """List the games in a database with their status (failed: a batch game that stopped
     on an error, shown instead of its winner; running the batch again retries it)."""
-    table = Table("game id", "board", "status", "day", "steps", "winner")
     with session(db) as store:
-        failed = failures(store.store)
-        saved = store.ids()
-        for game_id in sorted({*saved, *failed}):
-            record = store.peek(game_id) if game_id in saved else None
-            if record is None:  # it failed, or it was stopped, before its first step was saved
-                error = failed.get(game_id)
-                status = "unfinished" if error is None else "failed"
-                table.add_row(game_id, "", status, "", "", escape(error or ""))
-                continue
-            game = record.game
-            winner = f"{game.winner.value}: {game.win_reason}" if game.winner else game.win_reason
-            status = record.status
-            if game_id in failed and status != "finished":
-                status, winner = "failed", escape(failed[game_id])
-            table.add_row(
-                game_id, game.config.board, status, str(game.day), str(game.ply), winner or ""
-            )
+        rows = _game_rows(store)
+    if json_out:
+        print(json.dumps([row.model_dump() for row in rows], indent=2))
+        return
+    table = Table("game id", "board", "status", "day", "steps", "winner")
+    for row in rows:
+        if row.board is None:
+            table.add_row(row.game_id, "", row.status, "", "", escape(row.error or ""))
+            continue
+        shown = escape(row.error) if row.status == "failed" and row.error else row.winning
+        table.add_row(row.game_id, row.board, row.status, str(row.day), str(row.steps), shown)
     console.print(table)
+
+
+class GameRow(BaseModel):
+    """One game of `games`, as its table row and its `--json` object; board, day and steps
+    are None for a game that failed or stopped before its first step was saved."""
+
+    game_id: str
+    board: str | None
+    status: str
+    day: int | None
+    steps: int | None
+    winner: str | None
+    win_reason: str
+    error: str | None
+
+    @property
+    def winning(self) -> str:
+        return f"{self.winner}: {self.win_reason}" if self.winner else self.win_reason
+
+
+def _game_rows(store: Games) -> list[GameRow]:
+    failed = failures(store.store)
+    saved = store.ids()
+    rows = []
+    for game_id in sorted({*saved, *failed}):
+        record = store.peek(game_id) if game_id in saved else None
+        error = failed.get(game_id)
+        if record is None:  # it failed, or it was stopped, before its first step was saved
+            status = "unfinished" if error is None else "failed"
+            rows.append(GameRow(game_id=game_id, board=None, status=status, day=None,
+                                steps=None, winner=None, win_reason="", error=error))  # fmt: skip
+            continue
+        game = record.game
+        status = "failed" if error is not None and record.status != "finished" else record.status
+        rows.append(
+            GameRow(
+                game_id=game_id, board=game.config.board, status=status, day=game.day,
+                steps=game.ply, winner=game.winner.value if game.winner else None,
+                win_reason=game.win_reason or "", error=error if status == "failed" else None,
+            )
+        )  # fmt: skip
+    return rows
 
 
 @app.command()
@@ -174,10 +211,24 @@ def history(game_id: str, db: DbOption = DEFAULT_DB) -> None:
 
 @app.command()
 @one_line_errors
-def replay(game_id: str, audience: AsOption = "omniscient", db: DbOption = DEFAULT_DB) -> None:
+def replay(
+    game_id: str,
+    audience: Annotated[
+        str | None,
+        typer.Option(
+            "--as",
+            help="Point of view: omniscient, public, or a seat like P03. Default: public while "
+            "the game is not over, omniscient once it is.",
+        ),
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
     """The game's transcript as one audience saw it."""
     with session(db) as store:
         record = store.load(game_id)
+    if audience is None:
+        # A game still being played keeps its secrets from a glance over the shoulder.
+        audience = "omniscient" if record.game.is_over else "public"
     reader = audience if audience not in ("omniscient", "public") else None
     for event in events_for(record, audience):
         _print_event(event, reader)

@@ -24,8 +24,8 @@ commands = [
     ["play", "--players", "random", "--seed", "108", "--game-id", "g", "--db", db],
     ["games", "--db", db], ["inspect", "g", "--db", db], ["history", "g", "--db", db],
     ["replay", "g", "--db", db], ["fork", "g", "--step", "3", "--db", db],
-    ["resume", "g", "--db", db],
     ["batch", "--games", "1", "--players", "random", "--board", "8-arena", "--db", db],
+    ["resume", "g", "--db", db],
     ["report", db], ["tournament", "examples/tournament.yaml", "--db", db],
 ]
 runner = CliRunner()
@@ -44,11 +44,12 @@ def test_commands_without_the_eval_extra(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)
-    *working, report, tournament = results
+    *working, resume, report, tournament = results
     for code, stdout, stderr in working:
         assert code == 0, (stdout, stderr)
         assert "Traceback" not in stdout + stderr
     assert "Winner:" in working[1][1]
+    assert resume == [2, "", "error: game 'g' is already over\n"]  # a finished game
     hint = "needs the 'eval' extra (module {!r} is missing): pip install -e \".[eval]\""
     for command, (code, stdout, stderr) in (("report", report), ("tournament", tournament)):
         assert code == 2 and stdout == ""
