@@ -219,8 +219,10 @@ def experiment(
         raise SettingsError("give the treatment: --set SEAT.STEP=VALUE and/or --seat with --models")
     seat_model = None
     if seat is not None:
+        # The seat plays on the file's default model, as written: what the file leaves
+        # unset stays unset (max_tokens then follows the answer bounds).
         given = models_from(models, [])
-        seat_model = ModelOverride.model_validate(given.default.model_dump())
+        seat_model = ModelOverride.model_validate(given.default.model_dump(exclude_unset=True))
     spec = ExperimentSpec(
         source=str(db),
         game_id=game_id,
