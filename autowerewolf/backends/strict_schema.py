@@ -69,10 +69,8 @@ def strict_json_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
                 out[key] = value
         if "const" in out:
             out["enum"] = [out.pop("const")]
-        low, high = node.get("minimum"), node.get("maximum")
-        small = low is not None and high is not None and high - low < MAX_INTEGER_CHOICES
-        if out.get("type") == "integer" and "enum" not in out and small:
-            out["enum"] = list(range(low, high + 1))
+        if out.get("type") == "integer" and "enum" not in out:
+            out.update(_small_range(node))
         if out.get("type") == "object" or "properties" in out:
             properties: dict[str, Any] = out.setdefault("properties", {})
             required = set(node.get("required", ()))
@@ -85,6 +83,14 @@ def strict_json_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
         return out
 
     return convert(schema, frozenset())
+
+
+def _small_range(node: Mapping[str, Any]) -> dict[str, Any]:
+    """A rating's few values as an enum (the decoder still keeps it in range), or nothing."""
+    low, high = node.get("minimum"), node.get("maximum")
+    if isinstance(low, int) and isinstance(high, int) and high - low < MAX_INTEGER_CHOICES:
+        return {"enum": list(range(low, high + 1))}
+    return {}
 
 
 def _merged(

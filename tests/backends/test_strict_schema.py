@@ -67,11 +67,13 @@ def test_optional_fields_are_required_and_nullable_and_null_keeps_the_default() 
     assert {"type": "null"} in schema["properties"]["rank"]["anyOf"]
     assert strict_subset_problems(schema) == []
     note, cuts = bounded_answer(Note, {"text": "hi", "mood": None, "rank": None})
+    assert isinstance(note, Note)
     assert (note.mood, note.rank, cuts) == (None, 1, ())
 
 
 def test_texts_lists_and_ratings_past_their_bounds_are_cut_and_noted() -> None:
     note, cuts = bounded_answer(Note, {"text": "far too long", "mood": "calm", "rank": 9})
+    assert isinstance(note, Note)
     assert (note.text, note.rank) == ("far t", 3)
     assert cuts == ("text cut from 12 to 5 characters", "rank cut from 9 to 3")
     acts = {"choice": "speak", "acts": [{"because": "none", "say": "pass"}] * 3}
