@@ -103,7 +103,7 @@ def spectator_payloads(server: Server, game: str, spectator: str) -> list[str]:
 
 @pytest.mark.slow
 def test_no_web_payload_of_a_spectator_holds_a_seed_or_secret(server: Server) -> None:
-    forms = {
+    forms: dict[str, dict[str, object]] = {
         "given": {"seed": SEEDS["given"], "secret": GIVEN_SECRET},
         "fresh": {"seed": SEEDS["fresh"]},
     }
@@ -135,8 +135,9 @@ def test_the_lobby_refuses_an_empty_secret_and_warns_of_a_reused_one(server: Ser
     assert first["warnings"] == []
     server.wait_status(str(first["game"]), "finished")
     second = server.create(form)
-    (warning,) = second["warnings"]  # type: ignore[misc]
-    assert str(first["game"]) in warning and "same seed and secret" in warning
+    warnings = second["warnings"]
+    assert isinstance(warnings, list) and len(warnings) == 1
+    assert str(first["game"]) in warnings[0] and "same seed and secret" in warnings[0]
     other_secret = server.create({**form, "secret": "cd" * 16})
     assert other_secret["warnings"] == []
 

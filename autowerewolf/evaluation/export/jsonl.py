@@ -18,7 +18,7 @@ from collections import Counter
 from contextlib import ExitStack
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any
 
 from autowerewolf.evaluation.saved import finished_games
 from autowerewolf.evaluation.tournament.results import databases
@@ -142,7 +142,7 @@ def public_part(line: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in line.items() if k != "private"}
 
 
-def _write(f: TextIO, line: dict[str, Any]) -> None:
+def _write(f: IO[str], line: dict[str, Any]) -> None:
     f.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
 
 
