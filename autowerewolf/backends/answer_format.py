@@ -18,6 +18,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel
 
+from autowerewolf.backends.redact import redact_secrets
 from autowerewolf.backends.strict_schema import strict_schema
 
 # How a record's note says the model's answer format stepped down (its start).
@@ -81,27 +82,33 @@ class FormatLadder:
         self._lock = threading.Lock()
         self._forms: dict[str, AnswerFormat] = {}
 
-    def current(self, model: str) -> AnswerFormat:
+    def current(self, server_model: str) -> AnswerFormat:
+        """`server_model`: the model as this process knows it (its server and its name)."""
         with self._lock:
-            return self._forms.get(model, AnswerFormat.STRICT)
+            return self._forms.get(server_model, AnswerFormat.STRICT)
 
     def after_refusal(
-        self, model: str, refused: AnswerFormat, refusal: str
-    ) -> tuple[AnswerFormat, str | None] | None:
-        """The format to ask again in after `refused` was refused (the server's words:
-        `refusal`), and the note of the step down if this call made it (calls refused in a
-        format another call already left only ask again); None when there is none below."""
+        self, server_model: str, refused: AnswerFormat
+    ) -> tuple[AnswerFormat, bool] | None:
+        """The format to ask again in after `refused` was refused, and whether this call
+        stepped down (calls refused in a format another call already left only ask again);
+        None when there is none below."""
         with self._lock:
-            now = self._forms.get(model, AnswerFormat.STRICT)
+            now = self._forms.get(server_model, AnswerFormat.STRICT)
             if now is not refused:
-                return now, None
+                return now, False
             lower = LADDER.index(refused) + 1
             if lower == len(LADDER):
                 return None
-            self._forms[model] = LADDER[lower]
-        said = " ".join(refusal.split())[:_NOTE_KEEP_CHARS]
-        note = f"{STEPPED_DOWN} from {refused} to {LADDER[lower]} for {model}: {said}"
-        return LADDER[lower], note
+            self._forms[server_model] = LADDER[lower]
+            return LADDER[lower], True
+
+
+def step_down_note(model: str, refused: AnswerFormat, now: AnswerFormat, refusal: str) -> str:
+    """The record's note of a step down: the model's name (not its server's address) and the
+    server's words, shortened and redacted (a server may echo the key)."""
+    said = redact_secrets(" ".join(refusal.split())[:_NOTE_KEEP_CHARS])
+    return f"{STEPPED_DOWN} from {refused} to {now} for {model}: {said}"
 
 
 FORMATS = FormatLadder()

@@ -19,6 +19,7 @@ from autowerewolf.backends.answer_format import (
     refusal_of_format,
     response_format,
     schema_instruction,
+    step_down_note,
 )
 from autowerewolf.backends.call_error import redacted
 from autowerewolf.backends.grammar import compact_grammar
@@ -109,11 +110,12 @@ class RedactingChatOpenAI(ChatOpenAI):
         refusal = refusal_of_format(err)
         if refusal is None:
             return False
-        after = FORMATS.after_refusal(self._format_key, form, refusal)
+        after = FORMATS.after_refusal(self._format_key, form)
         if after is None:
             return False
-        if after[1] is not None:
-            notes.append(after[1])
+        now, stepped = after
+        if stepped:
+            notes.append(step_down_note(self.model_name, form, now, refusal))
         return True
 
     def _generate(

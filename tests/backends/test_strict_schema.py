@@ -1,16 +1,20 @@
 """The strict schema of an answer class and the bounds enforced after parsing
 (backends/strict_schema.py), on the answer classes the prompts build and on small classes
-with the shapes they do not use (optional fields, recursion)."""
+with the shapes they do not use (optional fields, recursion); what counts as a refusal of
+the format (backends/answer_format.py)."""
 
 import json
 from dataclasses import replace
 from typing import Optional
 
+import httpx
 import llguidance
+import openai
 import pytest
 from openai.lib._pydantic import to_strict_json_schema
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from autowerewolf.backends.answer_format import AnswerFormat, refusal_of_format, step_down_note
 from autowerewolf.backends.grammar import UnsupportedSchema
 from autowerewolf.backends.strict_schema import bounded_answer, strict_schema
 from autowerewolf.prompts.answers import COMPACT, answer_schema
@@ -92,3 +96,17 @@ def test_what_no_cut_mends_fails_validation() -> None:
 def test_a_recursive_class_is_refused() -> None:
     with pytest.raises(UnsupportedSchema):
         strict_schema(Tree)
+
+
+def test_only_a_400_about_the_format_is_a_refusal_and_its_note_is_redacted() -> None:
+    def bad_request(body: dict[str, object]) -> openai.BadRequestError:
+        response = httpx.Response(400, json=body, request=httpx.Request("POST", "http://x/"))
+        return openai.BadRequestError(f"Error code: 400 - {body}", response=response, body=body)
+
+    refusal = bad_request({"message": "Invalid schema for response_format 'X'", "param": None})
+    overflow = bad_request({"message": "This model's maximum context length is 8192 tokens"})
+    said = refusal_of_format(refusal)
+    assert said is not None and refusal_of_format(overflow) is None
+    assert refusal_of_format(ValueError("schema")) is None
+    note = step_down_note("m", AnswerFormat.STRICT, AnswerFormat.LOOSE, "bad Bearer sk-123456")
+    assert note.endswith("for m: bad Bearer [REDACTED]")
