@@ -20,6 +20,7 @@ from autowerewolf.evaluation.ratings import pairs
 from autowerewolf.evaluation.report import designs as design_report
 from autowerewolf.evaluation.report import metrics, validity
 from autowerewolf.evaluation.report.build import Report, build_report
+from autowerewolf.evaluation.report.definitions import metric_keys
 from autowerewolf.evaluation.tournament.config import TournamentConfig
 from autowerewolf.evaluation.tournament.play import run_tournament
 from autowerewolf.evaluation.tournament.results import iter_rows
@@ -94,7 +95,8 @@ def cells(data: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
         if "value" in data and "lo" in data:
             yield path, data
         for key, value in data.items():
-            yield from cells(value, f"{path}/{key}")
+            if key != "definitions":  # its texts define "value", "lo"... but are no cell
+                yield from cells(value, f"{path}/{key}")
     elif isinstance(data, list):
         for i, value in enumerate(data):
             yield from cells(value, f"{path}/{i}")
@@ -109,6 +111,7 @@ def test_the_issues_design_reports_citable_numbers(
     zero_width_only_where_every_game_gave_the_same_value(calls)
     tables_and_csvs_show_games_n_and_chance(folder)
     baselines_get_blunders_and_illegal_answer_rates(report)
+    every_published_key_has_a_definition(folder)
 
 
 def every_cell_has_an_interval_over_games_with_games_n_and_chance(
@@ -180,3 +183,13 @@ def baselines_get_blunders_and_illegal_answer_rates(report: Report) -> None:
         "none of its speeches named another seat"
         in (report.files[0].parent.parent / "report.md").read_text()
     )
+
+
+def every_published_key_has_a_definition(folder: Path) -> None:
+    """The keys come from the report itself and the code's registries of metrics
+    (definitions.metric_keys): none is listed by hand here."""
+    data = json.loads((folder / "metrics.json").read_text())
+    keys = metric_keys(data)
+    assert {"blunders:overall", "kpi_seer", "tokens_per_game", "vote_swing", "small"} <= keys
+    undefined = sorted(k for k in keys if k not in data["definitions"])
+    assert not undefined, undefined

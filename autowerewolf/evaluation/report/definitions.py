@@ -1,8 +1,41 @@
 """What the report's numbers mean: each metric's definition and unit (the unit of
-analysis its interval resamples, and what its n counts), and the figures' captions."""
+analysis its interval resamples, and what its n counts), and the figures' captions. Every
+key the report publishes a number under (`metric_keys`) has a definition (a test)."""
 
-from autowerewolf.evaluation.report.metrics import KPI_NAMES
+from collections.abc import Mapping
+from typing import Any
+
+from autowerewolf.evaluation.bootstrap import MIN_GAMES
+from autowerewolf.evaluation.debate.stats import METRICS as DEBATE_METRICS
+from autowerewolf.evaluation.games.blunders import METRICS as BLUNDER_METRICS
+from autowerewolf.evaluation.ratings.outcomes import TIE_LOGITS
+from autowerewolf.evaluation.report.cells import CELL_COLUMNS, SMALL_MARK
+from autowerewolf.evaluation.report.files import RATING_CHANCE
+from autowerewolf.evaluation.report.metrics import KPI_NAMES, PER_DECISION, PER_GAME
 from autowerewolf.evaluation.report.tables import HEAD_TO_HEAD_NOTE
+
+# docs/blunders.md's table: the blunder / its opportunities.
+BLUNDERS = {
+    "wolf_self_kill": "a wolf's night proposal names itself or a teammate / every wolf "
+    "proposal, an empty knife included",
+    "wolf_pack_kills_wolf": "the pack's final target is a wolf, credited to every wolf that "
+    "proposed that night / nights the wolf proposed on (not in overall)",
+    "wolf_needless_explosion": "a self-explosion without cause (docs/blunders.md) / the "
+    "wolf's answers where exploding was legal and seen: sign-up, speeches, the explosion",
+    "witch_poisons_good": "a poison on a non-wolf / poisons cast",
+    "witch_poisons_revealed_good": "a poison on a good player whose role was public / poisons cast",
+    "seer_recheck": "a check of a seat already checked or publicly revealed / checks",
+    "hunter_shoots_good": "a shot at a non-wolf / shots fired (declining is not a shot)",
+    "hunter_shoots_revealed_good": "a shot at a publicly revealed good player / shots fired",
+    "good_ballot_on_revealed_good": "a good-camp exile ballot on a publicly revealed good "
+    "player / good-camp exile ballots, abstentions included",
+    "seer_ballot_on_checked_good": "the Seer's exile ballot on a seat her own check showed "
+    "good / her exile ballots, abstentions included",
+    "wolf_votes_teammate_out": "a wolf's exile ballot on a teammate / wolf exile ballots, "
+    "abstentions included",
+    "overall": "distinct blunder decisions / distinct opportunity decisions over every "
+    "metric but wolf_pack_kills_wolf",
+}
 
 DEFINITIONS = {
     "win": "share of the contestant's seats whose camp won, per game; Wilson 95% interval",
@@ -36,8 +69,101 @@ DEFINITIONS = {
     "level (a random player writes no text)",
     "chance": "what a uniformly random player scores on the same opportunities, from each "
     "decision's legal options; for outcomes (win rates, survival, the werewolf KPI) the rate "
-    "of the same camp or role over every game of the report; for ratings 0 (all alike)",
+    "of the same camp or role over every game of the report; for ratings what contestants "
+    "who all play alike score (BT 0, GTE 0, Elo 1500, OpenSkill mu 25); for P(A ranks above "
+    "B) 0.5. Empty in the CSVs (null in metrics.json) where a random answerer has none: "
+    "speeches out of character (a random player writes no text)",
+    "games": "the games a cell's value comes from (those with data for it); the unit every "
+    "interval resamples",
+    "n": "what a cell's value counts (its denominator: decisions, ballots, seats, games; "
+    "units below); for ratings the contestant's games",
+    "small": f"the cell rests on fewer than {MIN_GAMES} games (marked {SMALL_MARK} beside "
+    "its games in the tables): its interval rests on a handful of clusters",
+    "value": "the metric over every game of the report (a ratio of sums over games)",
+    "hi": "the upper end of the 95% interval over games (lo)",
+    "lo": "the lower end of the 95% interval over games: the 2.5% and 97.5% percentiles of the "
+    "resampled values; for a share (a proportion between 0 and 1) never narrower than the "
+    "Wilson score interval at Korn and Graubard's effective count (p(1-p) over the "
+    "resampled variance, scaled for few clusters by (z/t)^2 on games - 1 degrees of "
+    "freedom), and at 0 of n or n of n Wilson's over the games: a game is the smallest "
+    "unit surely independent of the others",
+    "win_by_role": "per role the contestant held: games whose winner was that role's camp / "
+    "games it held the role; Wilson 95% interval",
+    "win_by_camp": "per camp the contestant held: games that camp won / games it held it; "
+    "Wilson 95% interval",
+    "survival_by_role": "per role: the contestant's seats of that role alive at the end / "
+    "those seats",
+    "wolf_survival": "the contestant's wolf seats alive at the end / its wolf seats",
+    "role_kpi": "each role's KPI (kpi_seer ... kpi_werewolf)",
+    "decisions": "the contestant's decisions (answers the rules applied; probes and an "
+    "agent's notes are no decisions); a count, no interval",
+    "cost_complete": "whether every model the contestant used had a price (else its cost "
+    "counts 0 for the unpriced ones)",
+    "head_to_head": "per opponent: games both played whose results differed in which this "
+    "contestant's seats scored more / those games; chance 0.5",
+    "invalid_rate": "decisions answered invalidly (a fallback or an answer outside the "
+    "options) / decisions",
+    "latency_s_per_decision": "seconds of model time / decisions (0 for rule-based players)",
+    **{
+        key: f"{what} / games (0 for rule-based players)"
+        for key, what in (
+            ("tokens_per_game", "prompt and answer tokens of the contestant's seats"),
+            ("tokens_in_per_game", "prompt tokens of the contestant's seats"),
+            ("tokens_out_per_game", "answer tokens of the contestant's seats"),
+            ("cost_usd_per_game", "US dollars of the contestant's model calls (price table)"),
+            ("latency_s_per_game", "seconds of model time of the contestant's seats"),
+            ("probe_calls_per_game", "model calls of measurement probes (apart from play)"),
+            ("probe_tokens_per_game", "tokens of measurement probes"),
+            ("probe_cost_usd_per_game", "US dollars of measurement probes"),
+        )
+    },
+    "debate_by_role": "the debate and belief metrics per role the contestant held",
+    **{f"blunders:{metric}": text for metric, text in BLUNDERS.items()},
+    "bradley_terry": "Bradley-Terry skill in logits for taking over a whole camp (a logistic "
+    "model of the winner with a camp intercept and a weak ridge prior); percentile interval "
+    "over the report's resamples of the games",
+    "bt_by_role": "a Bradley-Terry skill per (contestant, role), wolves' seats counting "
+    "against the good camp; games: those in which the contestant held the role, n: its seats "
+    "of the role; intervals over the report's first 200 resamples",
+    "team_elo": "sequential team Elo (K 32, start 1500): a camp's rating is the seat-weighted "
+    "mean of its members'; depends on game order; interval over the first 200 resamples, "
+    "each replayed in game order",
+    "openskill": "OpenSkill Plackett-Luce mu with mu ± 1.96 sigma (its own posterior, not a "
+    "resample of games); depends on game order",
+    "bt_difference": "A's Bradley-Terry skill minus B's, resampled jointly; chance 0",
+    "p_above": "P(A ranks above B): the share of resamples in which A's skill exceeds B's by "
+    f"more than {TIE_LOGITS:g} logits, ties counting half; chance 0.5",
+    "win_difference": "A's win rate minus B's, resampled jointly; chance: the difference of "
+    "their chance levels",
+    "seats": "the design's seats over the report's games",
+    "step_downs": "the model's calls that stepped its answer format down after a server "
+    "refused the schema (strict schema, then non-strict, then JSON mode: "
+    "backends/answer_format.py); a count over all its decisions",
 }
+
+# Fields that name what a row is about (a contestant, a pair, a design, a decision type).
+IDENTIFIERS = frozenset({"contestant", "a", "b", "model", "agent", "player", "step"})
+
+
+def metric_keys(data: Mapping[str, Any]) -> set[str]:
+    """Every key under which metrics.json and the CSVs publish a number: each metric of the
+    registries (per decision, per game, blunders, role KPIs, debate, ratings) and each key
+    of a contestant's, a pair's, a design's and a validity row's entry; a group keyed by
+    metrics (blunders, role KPIs) as its members, one keyed by roles, camps or opponents
+    as itself."""
+    keys = {*CELL_COLUMNS, *PER_DECISION, *PER_GAME, *DEBATE_METRICS, *RATING_CHANCE}
+    keys |= {f"blunders:{m}" for m in BLUNDER_METRICS} | {f"kpi_{r}" for r in KPI_NAMES}
+    keys.add("bt_by_role")
+    for entry in [*data["contestants"], *data["pairs"], *data["designs"], *data["validity"]]:
+        for key, value in entry.items():
+            if key == "blunders":
+                keys |= {f"blunders:{m}" for m in value}
+            elif key == "role_kpi":
+                keys |= {f"kpi_{r}" for r in value}
+            elif key not in IDENTIFIERS:
+                keys.add(key)
+    return keys
+
 
 # The unit each interval resamples (always whole games) and what n counts.
 UNITS = {
