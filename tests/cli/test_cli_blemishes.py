@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from autowerewolf.backends.config import ModelConfig, ModelOverride
 from autowerewolf.evaluation.saved import SavedGames
 from autowerewolf.rules.engine import pending_decision
 from autowerewolf.runner import Games
@@ -126,3 +127,9 @@ def test_experiment_with_a_seat_on_a_models_file_runs(tmp_path: Path) -> None:
     assert not any(r.model == "sim-under-test" for r in baseline)
     spec = json.loads((out / "experiment.json").read_text())
     assert spec["seat_model"]["speech"] == "free" and spec["seat_model"]["max_tokens"] == 300
+
+
+def test_a_models_files_default_fits_a_seats_override() -> None:
+    # `experiment --seat` hands the file's default model to one seat as an override: any
+    # field a default may set, an override must take.
+    assert set(ModelConfig.model_fields) <= set(ModelOverride.model_fields)
