@@ -27,6 +27,9 @@ FORM = {"board": "12-A", "default": "random", "seats": {"P03": "human", "P05": "
 # Where a route answers with game data to a caller other than the owner, and for which
 # audience the answer must pass the leak scan. Everything else must refuse.
 STREAM_BYTES = 20_000
+# A seat's question, asked with a POST that starts the seat's own answer time: a read of
+# what the caller may see, leak-scanned like a GET.
+READ_BY_POST = "/decision"
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,7 @@ def judge(probe: Probe, status: int, text: str, truth: GameState, game: str) -> 
         return [f"{where}: an open route answered a write"] if probe.method != "GET" else []
     if kind != "app" or not probe.caller.genuine:
         return [f"{where}: answered"]
-    if probe.method != "GET":
+    if probe.method != "GET" and not probe.path.endswith(READ_BY_POST):
         return [f"{where}: changed state"]
     return [f"{where}: {leak}" for leak in leaks(sse_or_json(text), truth, probe.caller.audience)]
 
