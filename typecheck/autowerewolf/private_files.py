@@ -1,0 +1,1 @@
+../../autowerewolf/private_files.py
