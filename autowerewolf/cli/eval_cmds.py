@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from autowerewolf.evaluation.report.build import Report
 
 EVAL_PACKAGES = frozenset({"numpy", "scipy", "openskill", "matplotlib"})
+MIN_RESAMPLES = 100  # fewer leave the 2.5% and 97.5% percentiles resting on a few draws
 
 OutOption = Annotated[
     Path | None, typer.Option("--out", help="Report folder (HTML, Markdown, CSV, JSON).")
@@ -161,6 +162,26 @@ def tournament(
     _print_ranking(report, out)
 
 
+def _check_tournament(source: str, known: list[str], name: str | None, pool: bool) -> None:
+    """A report covers one tournament: a name SOURCE holds, or the only one; several are
+    pooled only when asked (a contestant name two tournaments use would be rated as one
+    contestant across two agent designs)."""
+    listed = ", ".join(known) or "none"
+    if name is not None and name not in known:
+        raise fail(f"no tournament named {name}; known: {listed}")
+    if name is None and len(known) > 1:
+        if not pool:
+            raise fail(
+                f"{source} holds {len(known)} tournaments ({listed}): choose one with "
+                "--tournament NAME, or pool them with --all"
+            )
+        console.print(
+            f"Note: pooling {len(known)} tournaments ({listed}); a contestant name used by "
+            "several is rated as one contestant.",
+            highlight=False,
+        )
+
+
 @app.command()
 @one_line_errors
 def report(
@@ -172,9 +193,20 @@ def report(
     tournament_name: Annotated[
         str | None, typer.Option("--tournament", help="Only this tournament's games.")
     ] = None,
+    every_tournament: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Pool the games of every tournament in SOURCE (a contestant name used by "
+            "several is rated as one contestant).",
+        ),
+    ] = False,
     resamples: Annotated[
         int | None,
-        typer.Option(help="Bootstrap resamples (default: the tournament's, else 1000).", min=100),
+        typer.Option(
+            help=f"Bootstrap resamples, at least {MIN_RESAMPLES} (default: the tournament's, "
+            "else 1000)."
+        ),
     ] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the bootstrap (default: the tournament's, else 0).")
@@ -186,12 +218,23 @@ def report(
     gte: GteOption = True,
 ) -> None:
     """Write the report (HTML, Markdown, CSV, JSON) of every finished game in SOURCE."""
+    # Checked here rather than by typer's `min`: a usage error is a six-line box.
+    if resamples is not None and resamples < MIN_RESAMPLES:
+        raise fail(f"--resamples must be at least {MIN_RESAMPLES}, not {resamples}")
+    if every_tournament and tournament_name is not None:
+        raise fail("--tournament NAME reports one tournament, --all every one: not both")
     require_eval_extra("report")
     from autowerewolf.evaluation.report.build import build_report
     from autowerewolf.evaluation.tournament.fingerprint import runs_note
-    from autowerewolf.evaluation.tournament.results import databases, iter_rows, tournament_settings
+    from autowerewolf.evaluation.tournament.results import (
+        databases,
+        iter_rows,
+        tournament_names,
+        tournament_settings,
+    )
 
     dbs = databases(source)
+    _check_tournament(source, tournament_names(dbs), tournament_name, every_tournament)
     settings = tournament_settings(dbs, tournament_name)
     note = ""
     if settings is not None:

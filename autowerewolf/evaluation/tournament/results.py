@@ -125,18 +125,36 @@ def _from_checkpoints(
         games.close()
 
 
-def tournament_settings(dbs: list[Database], name: str | None) -> tuple[str, Recorded] | None:
-    """The recorded tournament a report covers: `name`, or the one tournament recorded in
-    the one database (read-only); None otherwise."""
+def _recorded(dbs: list[Database]) -> tuple[dict[str, Recorded], set[str]]:
+    """The tournaments recorded in `dbs` with their settings, and every tournament their
+    result rows name (read-only)."""
     found: dict[str, Recorded] = {}
+    named: set[str] = set()
     for db in dbs:
         store = open_store(db, readonly=True)
         try:
             found.update(recorded_all(store))
+            if "results" in store.tables():
+                query = "SELECT DISTINCT tournament FROM results WHERE tournament IS NOT NULL"
+                named |= {r[0] for r in store.query(query)}
         except store.errors as err:
             raise StoreError(f"{db} is not a usable game database ({err})") from None
         finally:
             store.close()
+    return found, named
+
+
+def tournament_names(dbs: list[Database]) -> list[str]:
+    """Every tournament of `dbs`: recorded ones (the web app's too) and those that rows
+    name, sorted."""
+    found, named = _recorded(dbs)
+    return sorted(found.keys() | named)
+
+
+def tournament_settings(dbs: list[Database], name: str | None) -> tuple[str, Recorded] | None:
+    """The recorded tournament a report covers: `name`, or the one tournament recorded in
+    the one database (read-only); None otherwise."""
+    found, _ = _recorded(dbs)
     if name is not None and name in found:
         chosen = name
     elif name is None and len(found) == 1 and len(dbs) == 1:
