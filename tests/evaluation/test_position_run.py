@@ -2,6 +2,7 @@
 the heuristic player outscores random with separated intervals."""
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
 from autowerewolf.backends.config import ModelConfig, PlayerModels
+from autowerewolf.backends.simulated import fill
 from autowerewolf.errors import SettingsError
 from autowerewolf.evaluation.bootstrap import wilson
 from autowerewolf.evaluation.positions.items import Filters, PositionItem, build_items
@@ -186,3 +188,17 @@ def test_heuristic_outscores_random_with_separated_intervals(
         assert h[metric]["chance"] == r[metric]["chance"]
         assert r[metric]["lo"] <= h[metric]["chance"] * 1.25
     assert h["va"]["games"] == len({i.answer_key.source.game_id for i in items})
+
+
+def test_calls_count_every_request_a_second_look_included(study_db: Path, tmp_path: Path) -> None:
+    """The issue's fake: every answer a uniformly random valid instance of the schema. Its
+    wolves vote for teammates, which the second look asks again: each request the server
+    saw is one call of the results (the issue counted 40 for 55 requests)."""
+    rng = random.Random(7)
+    fake = FakeChatModel(respond=lambda messages, schema: json.dumps(fill(schema, rng)))
+    items = list(build_items(study_db, Filters()))[:10]
+    rows = run_positions(items, UnderTest(spec(decodes=1), MODELS, FakePool(fake)), tmp_path / "r")
+    looked_twice = sum(r["calls"] > (2 if r["oi"] is not None else 1) for r in rows)
+    assert looked_twice  # the case the count missed
+    assert sum(r["calls"] for r in rows) == len(fake.prompts)
+    assert summarize(items, rows)["calls"] == len(fake.prompts)

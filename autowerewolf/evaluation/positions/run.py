@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict
 
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.errors import SettingsError
+from autowerewolf.evaluation.games.facts import SECOND_LOOK
 from autowerewolf.evaluation.games.facts import _cost as record_cost
 from autowerewolf.evaluation.positions.items import PositionItem
 from autowerewolf.evaluation.positions.scores import opponent_inference, vote_alignment
@@ -118,7 +119,10 @@ def baseline_opponent_scores(kind: TestedKind, view: SeatView, seed: int) -> dic
 
 def _usage(records: Sequence[DecisionRecord], prices: Mapping[str, Price]) -> dict[str, Any]:
     return {
-        "calls": sum(1 + r.retries for r in records if r.player == "llm"),
+        # A second look is one more request (its own re-prompt is in `retries`).
+        "calls": sum(
+            1 + r.retries + (SECOND_LOOK in (r.error or "")) for r in records if r.player == "llm"
+        ),
         "tokens_in": sum(r.tokens_in or 0 for r in records),
         "tokens_out": sum(r.tokens_out or 0 for r in records),
         "cached_tokens": sum(r.cached_tokens or 0 for r in records),
