@@ -251,10 +251,19 @@ def experiment(
         ]  # fmt: skip
         table.add_row(arm, f"{row['finished']}/{row['planned']}", *cells, str(row["draws"]))
     console.print(table)
+    reference, treated = summary["arms"]["baseline"], summary["arms"]["treatment"]
+    console.print(
+        f"Reference level: the baseline arm (continuations of {game_id} from step {step} "
+        f"without the change, {reference['finished']} finished); a difference of 0 is no "
+        "effect.",
+        highlight=False,
+    )
     for camp, d in summary["difference"].items():
         console.print(
             f"{camp} win rate, treatment - baseline: {d['diff']:+.3f} "
-            f"[{d['lo']:+.3f}, {d['hi']:+.3f}]"
+            f"[{d['lo']:+.3f}, {d['hi']:+.3f}] (treatment {treated[camp]['rate']:.3f} against "
+            f"the reference {reference[camp]['rate']:.3f})",
+            highlight=False,
         )
     console.print(f"Games: {games_db}; summary: {folder / 'summary.json'}")
 

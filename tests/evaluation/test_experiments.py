@@ -2,6 +2,7 @@
 database, the source game stays byte-identical, re-running continues, and the interval
 of a difference is Newcombe's."""
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -199,6 +200,15 @@ def test_cli_experiment_prints_both_arms(study_db: Path, day1: Day1Vote, tmp_pat
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "baseline" in result.output and "treatment - baseline" in result.output
+    # The reference level the differences are taken against, said in words and numbers.
+    output = " ".join(result.output.split())
+    summary = json.loads((tmp_path / "exp" / "summary.json").read_text())
+    reference = f"Reference level: the baseline arm (continuations of {spec.game_id} from step"
+    assert reference in output and "without the change, 1 finished)" in output
+    for camp in ("good", "wolf"):
+        rate = summary["arms"]["baseline"][camp]["rate"]
+        assert f"{camp} win rate, treatment - baseline" in output
+        assert f"against the reference {rate:.3f})" in output
     assert (tmp_path / "exp" / "summary.json").is_file()
     wrong = [*args[:6], "--set", "P01.wolves=P02", "--db", str(study_db), "--out"]
     refused = CliRunner().invoke(app, [*wrong, str(tmp_path / "other")])
