@@ -14,7 +14,8 @@ from tests.backends.schema_games import every_kind_of_game, play
 from tests.backends.strict_subset import strict_subset_problems
 from tests.fakes.chat import FakeChatModel
 
-# Sixteen complete games: about 80 s on two busy cores.
+# A game per board and discussion protocol, and one with every probe: about 80 s on two
+# busy cores.
 pytestmark = pytest.mark.long
 
 # The answer format as a request carries it: {"type": "json_schema", "json_schema": {...}}.
