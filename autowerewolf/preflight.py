@@ -3,7 +3,7 @@ board, its script against the decisions it reaches, and the models of its LLM se
 place, shared by the command line, the web lobby and the runners, so a game is validated
 once (`check_game`), and a mistake is one error before the first step."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from autowerewolf.backends.config import PlayerModels
@@ -14,17 +14,13 @@ from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import ScriptedAnswer, scripted_action
 from autowerewolf.rules.common import DRAW_NAMES, DRAWS
 from autowerewolf.rules.config import GameConfig, GameSetup
-from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Action
-from autowerewolf.rules.engine import (
-    apply,
-    is_terminal,
-    new_game,
-    parse_decision_key,
-    pending_decision,
-)
+from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Action, PendingDecision
+from autowerewolf.rules.engine import new_game, parse_decision_key, play_out
+from autowerewolf.rules.events import Event
 from autowerewolf.rules.keys import BadKey, parse_draw_key
 from autowerewolf.rules.random_play import random_action
 from autowerewolf.rules.rng import seat_seed
+from autowerewolf.rules.state import GameState
 from autowerewolf.rules.steps import STEPS
 
 
@@ -105,12 +101,12 @@ def dry_run(config: GameConfig, seating: Seating) -> None:
     raise on the first scripted answer that is not legal where it is reached. For a game of
     scripted and random seats this is exactly the game that will be played."""
     root = config.player_root(seating.player_seed)
-    state, _ = new_game(config, draws=seating.draws)
-    while not is_terminal(state):
-        decision = pending_decision(state)
+
+    def answer(
+        _state: GameState, _events: Sequence[Event], decision: PendingDecision
+    ) -> dict[str, Action]:
         answers: dict[str, Action] = {}
-        for seat, options in (decision.options if decision is not None else {}).items():
-            assert decision is not None
+        for seat, options in decision.options.items():
             forced = scripted_action(seating.overrides, decision.key, seat, options)
             scripted = None
             if seating.kind_of(seat) == "scripted":
@@ -120,7 +116,10 @@ def dry_run(config: GameConfig, seating: Seating) -> None:
                 or scripted
                 or random_action(seat_seed(root, seat), decision.key, options, seat)
             )
-        state, _ = apply(state, answers, decision)
+        return answers
+
+    state, events = new_game(config, draws=seating.draws)
+    play_out(state, events, answer)
 
 
 def preflight(setup: GameSetup, seating: Seating) -> GameConfig:

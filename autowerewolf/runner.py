@@ -16,11 +16,11 @@ from autowerewolf.forking import forked_seating
 from autowerewolf.graph.builder import RECURSION_LIMIT, build_graph
 from autowerewolf.graph.context import GameContext
 from autowerewolf.integrity import checked_game, checked_values
+from autowerewolf.players.asker import human_action
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.preflight import CheckedGame, check_game
 from autowerewolf.rules.config import GameSetup
-from autowerewolf.rules.decisions import MAX_TEXT_CHARS
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.state import GameState
 from autowerewolf.storage.stores import open_store, thread_ids
@@ -364,12 +364,7 @@ def _check_answers(record: GameRecord, answers: dict[str, Any]) -> None:
     if missing:
         raise GameError(f"every waiting seat answers at once: missing {', '.join(missing)}")
     for seat, answer in answers.items():
-        option = answer.get("option") if isinstance(answer, dict) else answer
-        options = waiting[seat]["options"]
-        if option not in options:
-            raise GameError(
-                f"{option!r} is not legal for {seat}; choose one of {', '.join(options)}"
-            )
-        text = answer.get("text") or "" if isinstance(answer, dict) else ""
-        if len(text) > MAX_TEXT_CHARS:
-            raise GameError(f"{seat}'s text has {len(text)} characters; at most {MAX_TEXT_CHARS}")
+        try:  # read as the graph will read it (players/asker.py)
+            human_action(waiting[seat]["options"], answer)
+        except ValueError as err:
+            raise GameError(f"{seat}: {err}") from None

@@ -20,7 +20,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from autowerewolf.players.base import DecisionRequest, Player
+from autowerewolf.players.asker import Moment, bounded
+from autowerewolf.players.base import Player
 from autowerewolf.players.factory import PlayerFactory, basic_player
 from autowerewolf.players.observation import Actions, prompted
 from autowerewolf.players.records import DecisionRecord
@@ -33,11 +34,11 @@ from autowerewolf.rules.decisions import (
     Option,
     PendingDecision,
 )
-from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_decision, returns
+from autowerewolf.rules.engine import apply, is_terminal, new_game, play_out, returns
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.random_play import random_action
 from autowerewolf.rules.rng import seat_seed
-from autowerewolf.rules.roles import Camp
+from autowerewolf.rules.roles import CAMP_NAMES, Camp
 from autowerewolf.rules.state import GameState
 from autowerewolf.rules.steps import TextKind, takes_text
 from autowerewolf.rules.views import SeatView, seat_view
@@ -119,8 +120,8 @@ class Table:
         if isinstance(spec, str):
             where, _, value = spec.partition(":")
             if spec == "all" or where in ("camp", "role"):
-                if where == "camp" and value not in ("wolf", "good"):
-                    raise ValueError(f"unknown camp {value!r} (wolf, good)")
+                if where == "camp" and value not in CAMP_NAMES:
+                    raise ValueError(f"unknown camp {value!r} ({', '.join(CAMP_NAMES)})")
                 return
             spec = [spec]
         unknown = sorted(set(spec) - set(self.seats))
@@ -184,49 +185,44 @@ class Table:
 
     def _run(self) -> None:
         """Play the engine and the opponents until a controlled seat is asked or the game
-        ends."""
-        state, events, controlled = self.game, self.events, self._controlled
-        while not is_terminal(state):
-            decision = pending_decision(state)
-            if decision is None:
-                state, new = apply(state, None, None)
-                events.extend(new)
-                continue
-            asked: dict[str, tuple[str, ...]] = {}
-            answers: dict[str, Action] = {}
-            for seat, options in decision.options.items():
-                if seat in controlled:
-                    asked[seat] = options
-                else:
-                    answers[seat] = self._opponent_answer(state, seat, decision.key, options)
-            if asked:
-                self.state, self.asked, self._answers = state, asked, answers
-                self.key, self._decision = decision.key, decision
-                self._text = takes_text(decision.step)
-                return
-            state, new = apply(state, answers, decision)
-            events.extend(new)
-        self.state, self.asked, self._answers, self.key = state, {}, {}, None
+        ends (rules/engine.py `play_out`)."""
 
-    def _opponent_answer(
-        self, state: GameState, seat: str, key: str, options: tuple[str, ...]
-    ) -> Action:
+        def answer(
+            state: GameState, events: Sequence[Event], decision: PendingDecision
+        ) -> dict[str, Action] | None:
+            answers = {
+                seat: self._opponent_answer(state, seat, decision)
+                for seat in decision.options
+                if seat not in self._controlled
+            }
+            asked = {s: o for s, o in decision.options.items() if s in self._controlled}
+            if not asked:
+                return answers
+            self.asked, self._answers = asked, answers
+            self.key, self._decision = decision.key, decision
+            self._text = takes_text(decision.step)
+            return None
+
+        self.state, pending = play_out(self.game, self.events, answer)
+        if pending is None:
+            self.asked, self._answers, self.key = {}, {}, None
+
+    def _opponent_answer(self, state: GameState, seat: str, decision: PendingDecision) -> Action:
+        """An opponent's answer, asked as the graph asks it (players/asker.py)."""
+        options = decision.options[seat]
         kind = self.seating.kind_of(seat)
         if kind == "random":  # what RandomPlayer.decide answers, without building the view
-            return random_action(self._seeds[seat], key, options, seat)
-        view = seat_view(state, self.events, seat)
+            return random_action(self._seeds[seat], decision.key, options, seat)
+        history = self._history.setdefault(seat, [])
+        moment = Moment("", state, self.events, history, self.seating)
+        request = moment.request(seat, decision)
         player = self._opponents.get(seat)
         if player is None:
-            player = self.players(seat, kind, self.seating, view)
+            player = self.players(seat, kind, self.seating, request.view)
             self._opponents[seat] = player
-        history = self._history.setdefault(seat, [])
-        request = DecisionRequest(view=view, seed=self._seeds[seat], history=tuple(history))
-        answer = player.decide(request)
+        answer = bounded(player.decide(request))
         history += [answer.record, *answer.notes]
-        action = answer.action
-        if len(action.text) > MAX_TEXT_CHARS:
-            action = Action(option=action.option, text=action.text[:MAX_TEXT_CHARS])
-        return action
+        return answer.action
 
     # --- the trainer's answers -------------------------------------------------------
 
@@ -327,9 +323,8 @@ class Table:
             missing = ", ".join(s for s in self.asked if s not in self._answers)
             raise IllegalAction(f"{self.key}: waiting for {missing}")
         start = len(self.events)
-        state, new = apply(self.game, self._answers, self._decision)
+        self.state, new = apply(self.game, self._answers, self._decision)
         self.events.extend(new)
-        self.state = state
         self._run()
         return self.events[start:]
 

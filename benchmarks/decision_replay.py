@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from autowerewolf.backends.local_server import LocalServer
-from autowerewolf.nodes.ask import Table
+from autowerewolf.players.asker import Moment
 from autowerewolf.players.base import DecisionRequest
 from autowerewolf.players.factory import DEFAULT_MODELS, ModelPool
 from autowerewolf.players.llm.player import LLMPlayer
@@ -62,7 +62,7 @@ class Saved(NamedTuple):
 
 def waiting_checkpoints(
     db: Path,
-) -> Generator[tuple[GameRecord, int, Table, PendingDecision]]:
+) -> Generator[tuple[GameRecord, int, Moment, PendingDecision]]:
     """Each checkpoint of the finished games of `db` (read-only) that waits for a decision,
     oldest first: the game as it finished, the checkpoint's index in the game's history,
     the table there and its decision."""
@@ -76,7 +76,7 @@ def waiting_checkpoints(
                 values = snapshot.values
                 pending = pending_decision(values["game"])
                 if pending is not None:
-                    table = Table(
+                    table = Moment(
                         game_id, values["game"], values["events"], values["records"],
                         values["seating"],
                     )  # fmt: skip

@@ -23,9 +23,10 @@ from autowerewolf.graph.state import (
     records_of,
     seating_of,
 )
-from autowerewolf.nodes.ask import Table, aask, ask
+from autowerewolf.nodes.ask import aask, ask
 from autowerewolf.nodes.night_clock import dawn_wait_s, night_begins
 from autowerewolf.nodes.probes import aprobe, probe, probes_after, probes_before
+from autowerewolf.players.asker import Moment
 from autowerewolf.rules.decisions import PendingDecision
 from autowerewolf.rules.engine import apply, pending_decision
 from autowerewolf.rules.state import GameState, Step
@@ -71,15 +72,15 @@ def both_ways(name: str, func: Body, afunc: AsyncBody) -> Node:
     return Node(name, func, afunc)
 
 
-def _table(state: GameGraphState, step: str) -> tuple[GameState, PendingDecision | None, Table]:
+def _table(state: GameGraphState, step: str) -> tuple[GameState, PendingDecision | None, Moment]:
     game = game_of(state)
     if game.step != step:
         raise RuntimeError(f"node {step} reached in step {game.step}")
-    table = Table(game_id(), game, events_of(state), records_of(state), seating_of(state))
+    table = Moment(game_id(), game, events_of(state), records_of(state), seating_of(state))
     return game, pending_decision(game), table
 
 
-def _night_wait_s(context: GameContext, table: Table) -> float:
+def _night_wait_s(context: GameContext, table: Moment) -> float:
     """The moderator's night clock (nodes/night_clock.py): marks a night's first call, and
     says how long dawn must wait."""
     if table.game.step == Step.WOLVES:

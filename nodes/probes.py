@@ -23,7 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from autowerewolf.graph.context import GameContext
-from autowerewolf.nodes.ask import Table, adecide_each, bounded, decide_each
+from autowerewolf.nodes.ask import players_of
+from autowerewolf.players.asker import Moment, adecide_each, bounded, decide_each
 from autowerewolf.players.base import Answer, DecisionRequest
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.estimates import ROLE_ESTIMATES
@@ -41,7 +42,7 @@ class Question:
     options: Options  # the seats asked, with their choices (none: a free-form answer)
 
 
-def questions_before(table: Table) -> list[Question]:
+def questions_before(table: Moment) -> list[Question]:
     game, probes = table.game, table.seating.probes
     questions = []
     if PRE_VOTE in probes and discussion.last_speech_pending(game):
@@ -58,7 +59,7 @@ def questions_before(table: Table) -> list[Question]:
     return questions
 
 
-def questions_after(table: Table, events: Sequence[Event]) -> list[Question]:
+def questions_after(table: Moment, events: Sequence[Event]) -> list[Question]:
     if SPEECH_VOTES not in table.seating.probes:
         return []
     speakers = [e.actor for e in events if e.kind is EventKind.SPEECH and e.value == "discussion"]
@@ -76,7 +77,7 @@ def _estimated_already(records: Sequence[DecisionRecord], seat: str, key: str) -
 
 
 def probe_requests(
-    table: Table, decision: PendingDecision, question: Question
+    table: Moment, decision: PendingDecision, question: Question
 ) -> dict[str, DecisionRequest]:
     """The automatic seats' requests for one probe asked beside `decision`."""
     probe = PendingDecision(
@@ -106,7 +107,7 @@ def probe_records(answers: Mapping[str, Answer]) -> list[DecisionRecord]:
 class Probes:
     """The probes due at one state: the table they are asked from, and their questions."""
 
-    table: Table
+    table: Moment
     decision: PendingDecision
     questions: list[Question]
 
@@ -115,7 +116,7 @@ class Probes:
 
 
 def probes_before(
-    table: Table, decision: PendingDecision, records: Sequence[DecisionRecord]
+    table: Moment, decision: PendingDecision, records: Sequence[DecisionRecord]
 ) -> Probes:
     """Probes at the state `decision` was asked at; `records` are the decision's own."""
     if not table.seating.probes:
@@ -125,7 +126,7 @@ def probes_before(
 
 
 def probes_after(
-    table: Table,
+    table: Moment,
     decision: PendingDecision,
     game: GameState,
     events: Sequence[Event],
@@ -145,7 +146,7 @@ def probe(context: GameContext, probes: Probes) -> list[DecisionRecord]:
     return [
         r
         for requests in probes.requests()
-        for r in probe_records(decide_each(context, probes.table, requests))
+        for r in probe_records(decide_each(players_of(context, probes.table), requests))
     ]
 
 
@@ -153,5 +154,5 @@ async def aprobe(context: GameContext, probes: Probes) -> list[DecisionRecord]:
     """`probe` for the asynchronous runner."""
     records = []
     for requests in probes.requests():
-        records += probe_records(await adecide_each(context, probes.table, requests))
+        records += probe_records(await adecide_each(players_of(context, probes.table), requests))
     return records

@@ -5,7 +5,7 @@ the next state plus the typed events it produced. What each step does is declare
 `steps.py`, where each step goes next in `flow.py`; this module only drives the two.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from autowerewolf.rules.common import event
 from autowerewolf.rules.config import GameConfig
@@ -153,6 +153,28 @@ def is_terminal(state: GameState) -> bool:
     return spec(state.step).kind is StepKind.END
 
 
+# Answers to a pending decision from the state and the events so far; None stops the game
+# there (a trainer's seat must answer first).
+Answerer = Callable[[GameState, Sequence[Event], PendingDecision], Answers | None]
+
+
+def play_out(
+    state: GameState, events: list[Event], answer: Answerer
+) -> tuple[GameState, PendingDecision | None]:
+    """Drive the engine from `state`: steps that resolve themselves are applied, each decision
+    is put to `answer`, and `events` grows with every new event. Returns at the end of the
+    game (no decision), or at the decision `answer` declined, unapplied. The one loop
+    everything but the graph plays games with."""
+    while not is_terminal(state):
+        decision = pending_decision(state)
+        answers = None if decision is None else answer(state, events, decision)
+        if decision is not None and answers is None:
+            return state, decision
+        state, new = apply(state, answers, decision)
+        events.extend(new)
+    return state, None
+
+
 def returns(state: GameState) -> dict[str, float]:
     """+1 for each seat of the winning camp, -1 for the others (0 under `scoring=win_only`),
     0 for all on a draw (RULES §8; docs/rules.md)."""
@@ -170,5 +192,6 @@ __all__ = [
     "new_game",
     "parse_decision_key",
     "pending_decision",
+    "play_out",
     "returns",
 ]

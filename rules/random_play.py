@@ -2,7 +2,7 @@
 
 from autowerewolf.rules.config import GameConfig
 from autowerewolf.rules.decisions import Action, Option, PendingDecision
-from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_decision
+from autowerewolf.rules.engine import new_game, play_out
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.rng import chance, pick, seat_seed
 from autowerewolf.rules.state import GameState
@@ -39,9 +39,5 @@ def play_random_game(
     """
     seed = config.player_root(player_seed)
     state, events = new_game(config)
-    while not is_terminal(state):
-        decision = pending_decision(state)
-        answers = random_answers(seed, decision) if decision is not None else {}
-        state, new_events = apply(state, answers, decision)
-        events.extend(new_events)
+    state, _ = play_out(state, events, lambda _s, _e, decision: random_answers(seed, decision))
     return state, events

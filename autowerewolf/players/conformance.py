@@ -32,17 +32,17 @@ from functools import cache
 from types import FrameType
 from typing import Any
 
+from autowerewolf.players.asker import Moment
 from autowerewolf.players.base import Answer, DecisionRequest, Player
 from autowerewolf.players.records import DecisionRecord
+from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import BOARDS, GameConfig, make_config
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Action, PendingDecision
-from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_decision
+from autowerewolf.rules.engine import Answerer, new_game, play_out
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.random_play import random_action, random_answers
-from autowerewolf.rules.rng import seat_seed
 from autowerewolf.rules.state import GameState
 from autowerewolf.rules.steps import STEPS
-from autowerewolf.rules.views import seat_view
 
 # The tables a design is checked at: every discussion protocol, both exile votes.
 TABLES: tuple[dict[str, str], ...] = (
@@ -187,11 +187,8 @@ class _Game:
     records: list[DecisionRecord] = field(default_factory=list)
 
     def request(self, seat: str, decision: PendingDecision) -> DecisionRequest:
-        return DecisionRequest(
-            view=seat_view(self.state, self.events, seat, decision),
-            seed=seat_seed(self.config.root, seat),
-            history=tuple(r for r in self.records if r.seat == seat),
-        )
+        """The seat's question, built as every table builds it (players/asker.py)."""
+        return Moment("", self.state, self.events, self.records, Seating()).request(seat, decision)
 
 
 def _record_problems(request: DecisionRequest, answer: Answer) -> list[str]:
@@ -277,22 +274,33 @@ class _Checker:
         game = _Game(config, state, events, agents)
         table = _table_name(board, flags)
         asked: set[str] = set()
-        while not is_terminal(game.state):
-            decision = pending_decision(game.state)
-            answers: dict[str, Action] = {}
-            for seat, options in (decision.options if decision is not None else {}).items():
-                assert decision is not None
+
+        def answer(
+            state: GameState, events: Sequence[Event], decision: PendingDecision
+        ) -> dict[str, Action]:
+            game.state = state
+            answers = random_answers(config.root, decision)
+            for seat in decision.options:
                 if seat in agents:
                     asked.add(decision.step)
                     answers[seat] = self.ask(game, table, seat, decision)
-                else:
-                    answers[seat] = random_action(
-                        seat_seed(config.root, seat), decision.key, options, seat
-                    )
-            game.state, new = apply(game.state, answers, decision)
-            game.events.extend(new)
+            return answers
+
+        game.state, _ = play_out(game.state, game.events, answer)
         self.report.games += 1
         return asked
+
+
+def _random_noting(reached: set[str], seed: int) -> Answerer:
+    """Random answers drawn from `seed`, noting each step they answer in `reached`."""
+
+    def answer(
+        _state: GameState, _events: Sequence[Event], decision: PendingDecision
+    ) -> dict[str, Action]:
+        reached.add(decision.step)
+        return random_answers(seed, decision)
+
+    return answer
 
 
 @cache
@@ -301,14 +309,8 @@ def _steps_of(board: str, flags: tuple[tuple[str, str], ...], seed: int) -> froz
     reached: set[str] = set()
     for game_seed in range(seed, seed + EXPECTED_FROM_GAMES):
         config = make_config(board, seed=game_seed, variants=dict(flags), secret="")
-        state, _ = new_game(config)
-        while not is_terminal(state):
-            decision = pending_decision(state)
-            answers = {}
-            if decision is not None:
-                reached.add(decision.step)
-                answers = random_answers(game_seed, decision)
-            state, _ = apply(state, answers, decision)
+        state, events = new_game(config)
+        play_out(state, events, _random_noting(reached, game_seed))
     return frozenset(reached)
 
 

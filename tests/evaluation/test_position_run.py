@@ -22,6 +22,7 @@ from autowerewolf.evaluation.positions.scores import (
     r_precision,
     summarize,
 )
+from autowerewolf.players.agents.choice import BUILTIN_AGENTS
 from autowerewolf.players.factory import ModelPool
 from tests.fakes.chat import FakeChatModel, legal_json
 
@@ -166,11 +167,15 @@ def test_rerunning_continues_and_refuses_another_run(
         run_positions(items, UnderTest(spec(seed=1), MODELS, FakePool(fake)), out)
 
 
-def test_agents_are_checked_against_the_registry() -> None:
+def test_agents_are_checked_against_the_one_registry() -> None:
+    """Every design a table seat may play is a design positions may ask (one registry)."""
     check_agent(None)
-    check_agent("plain")
-    with pytest.raises(SettingsError, match="unknown agent 'smart'; available: plain"):
+    for design in BUILTIN_AGENTS:
+        check_agent(design)
+    with pytest.raises(SettingsError, match="unknown agent design 'smart'"):
         check_agent("smart")
+    with pytest.raises(SettingsError, match="a program, not a design"):
+        check_agent("cmd:python3 agent.py")
 
 
 def test_heuristic_outscores_random_with_separated_intervals(

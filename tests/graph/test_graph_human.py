@@ -134,6 +134,5 @@ def test_cli_human_seat_resumed_with_answers(tmp_path: Path) -> None:
     assert "Winner:" in flat(result.stdout) and "Game id: hc" in flat(result.stdout)
     speeches = [r for r in record.records if r.seat == "P03" and r.option == "speak"]
     assert speeches and all(r.text == "I am a villager." for r in speeches)
-    # Resuming a finished game only prints the result again.
-    result = cli("resume", "hc", "--db", db, "--json")
-    assert result.exit_code == 0 and '"finished": true' in result.stdout
+    # Resuming a finished game is refused in one line; the game is unchanged.
+    assert_user_error(cli("resume", "hc", "--db", db, "--json"), "already over")

@@ -20,7 +20,7 @@ role, camp and reward. The game's secret is never exported.
 """
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,8 +35,9 @@ from autowerewolf.prompts.question import decision_message
 from autowerewolf.prompts.recall import remember
 from autowerewolf.prompts.speech_acts import said
 from autowerewolf.prompts.table_rules import system_prompt
-from autowerewolf.rules.decisions import Action
-from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_decision
+from autowerewolf.rules.decisions import Action, PendingDecision
+from autowerewolf.rules.engine import new_game, play_out
+from autowerewolf.rules.events import Event
 from autowerewolf.rules.roles import Camp
 from autowerewolf.rules.state import GameState
 from autowerewolf.rules.steps import takes_text
@@ -72,11 +73,12 @@ def replayed_views(record: GameRecord) -> Iterator[tuple[int, DecisionRecord, Se
         if r.purpose == "decision":
             answered[(r.key, r.seat)] = (index, r)
     found: list[tuple[int, DecisionRecord, SeatView]] = []
-    while not is_terminal(state):
-        decision = pending_decision(state)
+
+    def recorded(
+        state: GameState, events: Sequence[Event], decision: PendingDecision
+    ) -> dict[str, Action]:
         answers: dict[str, Action] = {}
-        for seat in decision.options if decision is not None else {}:
-            assert decision is not None
+        for seat in decision.options:
             hit = answered.get((decision.key, seat))
             if hit is None:
                 raise Unreplayable(f"no recorded answer of {seat} at {decision.key}")
@@ -84,11 +86,12 @@ def replayed_views(record: GameRecord) -> Iterator[tuple[int, DecisionRecord, Se
             answers[seat] = Action(option=r.option, text=r.text)
             if r.player in CHAT_PLAYERS:
                 found.append((index, r, seat_view(state, events, seat, decision)))
-        try:
-            state, new = apply(state, answers, decision)
-        except ValueError as err:
-            raise Unreplayable(str(err).splitlines()[0]) from None
-        events.extend(new)
+        return answers
+
+    try:
+        play_out(state, events, recorded)
+    except ValueError as err:  # an answer the rules refuse (Unreplayable is no ValueError)
+        raise Unreplayable(str(err).splitlines()[0]) from None
     if events != list(record.events):
         raise Unreplayable("the replay's transcript differs from the saved one")
     return iter(found)

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, ConfigDict
 
 from autowerewolf.backends.config import PlayerModels
@@ -27,6 +26,9 @@ from autowerewolf.evaluation.games.facts import _cost as record_cost
 from autowerewolf.evaluation.positions.items import PositionItem
 from autowerewolf.evaluation.positions.scores import opponent_inference, vote_alignment
 from autowerewolf.evaluation.tournament.config import Price
+from autowerewolf.players.agents.choice import AgentChoice, is_external
+from autowerewolf.players.agents.choice import check_agent as known_design
+from autowerewolf.players.agents.registry import build_agent, check_agents
 from autowerewolf.players.base import DecisionRequest, Player
 from autowerewolf.players.factory import ModelPool
 from autowerewolf.players.heuristic import HeuristicPlayer, read_view
@@ -39,9 +41,6 @@ from autowerewolf.rules.roles import Camp, Role, camp_of
 from autowerewolf.rules.views import SeatView
 
 TestedKind = Literal["llm", "heuristic", "random"]
-# Agent designs the model under test can play through. Only the plain LLM player exists on
-# this branch; the agent designs of issue 10 register here when they land.
-AGENTS: dict[str, Callable[[BaseChatModel, str], LLMPlayer]] = {"plain": LLMPlayer}
 
 
 class RunSpec(BaseModel):
@@ -77,12 +76,19 @@ class UnderTest:
         config = self.models.resolve(view.seat, view.role.value)
         # Each decode samples with its own seed, else a seeded server repeats one answer.
         config = config.model_copy(update={"seed": decode_seed(self.spec.seed, decode)})
-        return AGENTS[self.spec.agent or "plain"](self.pool.chat(config), config.model)
+        # The design is built as a table seat's is (players/agents/registry.py), with the
+        # model's own answer bounds.
+        chat = self.pool.chat(config)
+        return build_agent(self.spec.agent or "plain", chat, config.model, config.bounds())
 
 
 def check_agent(agent: str | None) -> None:
-    if agent is not None and agent not in AGENTS:
-        raise SettingsError(f"unknown agent {agent!r}; available: {', '.join(sorted(AGENTS))}")
+    """An agent design the model under test can play: a built-in one or a loadable plug-in
+    (SettingsError naming the known designs)."""
+    if agent is not None and is_external(agent):
+        raise SettingsError(f"agent {agent!r} is a program, not a design a model plays through")
+    if agent is not None:
+        check_agents(AgentChoice(default=known_design(agent)))
 
 
 def decode_seed(seed: int, decode: int) -> int:

@@ -1,0 +1,183 @@
+"""Asking a table's seats one decision: the one way a seat's question is built and its answer
+applied, for the graph's nodes and for everything that plays without the graph (the
+training table, the preflight dry run, the conformance check, decision positions).
+
+For each seat the rules name, the request holds that seat's view alone, its own derived
+seed and its own earlier records. Answers are taken in one order: a fork's forced answer,
+then the seat's player (a scripted seat's player reads its script). Free text past the
+rules' bound is cut and the cut recorded, whoever answered. Human answers are read here
+too; only how they are waited for (a LangGraph interrupt) is the graph's.
+"""
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cached_property
+
+from autowerewolf.players.base import Answer, DecisionRequest, Player, decide_async, plain_record
+from autowerewolf.players.records import DecisionRecord, Purpose
+from autowerewolf.players.seating import Seating
+from autowerewolf.players.simple import scripted_action
+from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Action, PendingDecision
+from autowerewolf.rules.events import Event
+from autowerewolf.rules.rng import seat_seed
+from autowerewolf.rules.state import GameState
+from autowerewolf.rules.views import PlayerInfo, public_players, seat_view
+
+# The live player that answers a request (built once per seat by its owner).
+PlayerOf = Callable[[DecisionRequest], Player]
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One game at the moment of one decision."""
+
+    game_id: str
+    game: GameState
+    events: Sequence[Event]
+    records: Sequence[DecisionRecord]
+    seating: Seating
+
+    @property
+    def player_root(self) -> int:
+        return self.game.config.player_root(self.seating.player_seed)
+
+    def seed_of(self, seat: str) -> int:
+        return seat_seed(self.player_root, seat)
+
+    @cached_property
+    def players(self) -> tuple[PlayerInfo, ...]:
+        """The public facts of every seat: the same in each asked seat's view."""
+        return public_players(self.game)
+
+    def request(
+        self, seat: str, decision: PendingDecision, purpose: Purpose = "decision"
+    ) -> DecisionRequest:
+        """The seat's question. Its history leaves out probe answers: a probe must never
+        change how a seat plays (docs/evaluation.md, "Probes")."""
+        return DecisionRequest(
+            view=seat_view(self.game, self.events, seat, decision, self.players),
+            seed=self.seed_of(seat),
+            history=tuple(r for r in self.records if r.seat == seat and r.purpose != "probe"),
+            purpose=purpose,
+        )
+
+
+def bounded(answer: Answer) -> Answer:
+    """Cut a text past the rules' bound, and say so in the record."""
+    text = answer.action.text
+    if len(text) <= MAX_TEXT_CHARS:
+        return answer
+    note = f"text cut from {len(text)} to {MAX_TEXT_CHARS} characters"
+    action = answer.action.model_copy(update={"text": text[:MAX_TEXT_CHARS]})
+    error = "; ".join(e for e in (answer.record.error, note) if e)
+    record = answer.record.model_copy(update={"text": action.text, "error": error})
+    return Answer(action=action, record=record, notes=answer.notes)
+
+
+def forced_answers(seating: Seating, requests: Mapping[str, DecisionRequest]) -> dict[str, Answer]:
+    """Answers fixed by a fork's `--set`: they replace whatever the seat would have chosen."""
+    answers = {}
+    for seat, request in requests.items():
+        action = scripted_action(seating.overrides, request.key, seat, request.options)
+        if action is not None:
+            answers[seat] = Answer(action, plain_record(request, "override", action))
+    return answers
+
+
+@dataclass
+class Asking:
+    """One decision's seats, split by how they answer; `answers` fills in as they do."""
+
+    requests: dict[str, DecisionRequest]
+    answers: dict[str, Answer]
+    machines: list[str]  # asked concurrently (threads, or tasks)
+    humans: list[str]  # asked by the caller (the graph: one interrupt)
+
+    def machine_requests(self) -> dict[str, DecisionRequest]:
+        return {s: self.requests[s] for s in self.machines}
+
+    def human_requests(self) -> dict[str, DecisionRequest]:
+        return {s: self.requests[s] for s in self.humans}
+
+    def result(self) -> tuple[dict[str, Action], list[DecisionRecord]]:
+        """Every seat's answer, bounded, and the records to keep, in seat order."""
+        ordered = {s: bounded(self.answers[s]) for s in sorted(self.answers)}
+        records = [r for a in ordered.values() for r in (a.record, *a.notes)]
+        return {s: a.action for s, a in ordered.items()}, records
+
+
+def asking(moment: Moment, decision: PendingDecision) -> Asking:
+    requests = {seat: moment.request(seat, decision) for seat in decision.options}
+    answers = forced_answers(moment.seating, requests)
+    humans = [s for s in requests if s not in answers and moment.seating.kind_of(s) == "human"]
+    machines = [s for s in requests if s not in answers and s not in humans]
+    return Asking(requests, answers, machines, humans)
+
+
+def decide_each(player_of: PlayerOf, requests: Mapping[str, DecisionRequest]) -> dict[str, Answer]:
+    """Each automatic seat's answer to its request, asked concurrently (threads)."""
+
+    def decide(seat: str) -> Answer:
+        return player_of(requests[seat]).decide(requests[seat])
+
+    seats = list(requests)
+    if len(seats) > 1:
+        with ThreadPoolExecutor(max_workers=len(seats)) as pool:
+            return dict(zip(seats, pool.map(decide, seats), strict=True))
+    return {s: decide(s) for s in seats}
+
+
+async def adecide_each(
+    player_of: PlayerOf, requests: Mapping[str, DecisionRequest]
+) -> dict[str, Answer]:
+    """`decide_each` awaited concurrently, without threads for asynchronous players."""
+    seats = list(requests)
+    decided = await asyncio.gather(
+        *(decide_async(player_of(requests[s]), requests[s]) for s in seats)
+    )
+    return dict(zip(seats, decided, strict=True))
+
+
+def ask_machines(
+    moment: Moment, decision: PendingDecision, player_of: PlayerOf
+) -> tuple[dict[str, Action], list[DecisionRecord]]:
+    """Every seat's answer where no seat is human (a table without the graph): forced
+    answers first, then each seat's player; bounded and recorded."""
+    seats = asking(moment, decision)
+    if seats.humans:
+        raise ValueError(f"human seats need the graph to wait for them: {', '.join(seats.humans)}")
+    seats.answers.update(decide_each(player_of, seats.machine_requests()))
+    return seats.result()
+
+
+# --- human answers ----------------------------------------------------------------------
+
+
+def human_action(options: Sequence[str], raw: object) -> Action:
+    """A human's answer, "P05" or {"option": "speak", "text": "..."}, checked against
+    `options`; ValueError with the reason, in words a person reads."""
+    if isinstance(raw, str):
+        raw = {"option": raw}
+    if not isinstance(raw, dict) or not isinstance(raw.get("option"), str):
+        raise ValueError("answer must be an option string or {'option': ..., 'text': ...}")
+    option, text = raw["option"].strip(), raw.get("text") or ""
+    if not isinstance(text, str):
+        raise ValueError("'text' must be a string")
+    if option not in options:
+        raise ValueError(f"{option!r} is not legal; choose one of {', '.join(options)}")
+    if len(text) > MAX_TEXT_CHARS:
+        raise ValueError(f"text is {len(text)} characters long; at most {MAX_TEXT_CHARS}")
+    return Action(option=option, text=text)
+
+
+def human_answer(request: DecisionRequest, raw: object) -> Answer:
+    """A human seat's answer to `request`, recorded with the time it took if the client
+    said (`answer_s`); ValueError as `human_action`."""
+    action = human_action(request.options, raw)
+    record = plain_record(request, "human", action)
+    answered_in = raw.get("answer_s") if isinstance(raw, dict) else None
+    if isinstance(answered_in, int | float) and 0 <= answered_in < 10**6:
+        record = record.model_copy(update={"latency_s": float(answered_in)})
+    return Answer(action, record)
