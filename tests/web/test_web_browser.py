@@ -30,8 +30,9 @@ from tests.web.conftest import Server, answer_some, token_of
 from tests.web.leaks import leaks, parse_payloads
 
 pytestmark = pytest.mark.slow
-# A 148-step random 12-A game (the seed alone decides: no secret).
-LONG_GAME = {"seed": 59, "secret": "", "variants": {"exile_needs_majority": True}}
+# A random 12-A game of 143 steps (a server game with links needs a secret: a fixed one
+# keeps the game the seed picked).
+LONG_GAME = {"seed": 59, "secret": HEX_SECRET, "variants": {"exile_needs_majority": True}}
 
 
 def owner_tab(browser: Any, server: Server) -> Tab:
@@ -204,7 +205,12 @@ def test_drill_down_shows_prompt_raw_answer_and_reasoning_to_god_only(
     browser: Any, server: Server
 ) -> None:
     made = server.create(
-        {"seed": 5, "secret": "", "default": "random", "seats": {"P01": "llm", "P02": "llm"}}
+        {
+            "seed": 5,
+            "secret": HEX_SECRET,
+            "default": "random",
+            "seats": {"P01": "llm", "P02": "llm"},
+        }
     )
     game = str(made["game"])
     server.wait_status(game, "finished")
@@ -229,12 +235,17 @@ def test_drill_down_shows_prompt_raw_answer_and_reasoning_to_god_only(
 @pytest.mark.webslow
 def test_two_human_seats_answer_one_simultaneous_decision(browser: Any, server: Server) -> None:
     made = server.create(
-        {"seed": 4, "secret": "", "default": "random", "seats": {"P01": "human", "P02": "human"}}
+        {
+            "seed": 126,
+            "secret": HEX_SECRET,
+            "default": "random",
+            "seats": {"P01": "human", "P02": "human"},
+        }
     )
     game, links = str(made["game"]), dict(made["links"])  # type: ignore[arg-type]
     tabs = {seat: open_tab(browser, server, links[seat]) for seat in ("P01", "P02")}
     # The sheriff sign-up asks every seat at once: the first answer waits for the second.
-    for tab in tabs.values():  # seed 4: both are villagers, this is their first question
+    for tab in tabs.values():  # seed 126: both are villagers, this is their first question
         tab.page.wait_for_selector('#decision[data-key="d1:election_signup:r1"]', timeout=60_000)
     steps_before = len(_saved_steps(server, game))
     first = tabs["P01"].page

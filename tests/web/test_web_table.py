@@ -18,12 +18,16 @@ import pytest
 
 from autowerewolf.rules.events import EventKind
 from autowerewolf.web.reader import GameReader
+from tests.fixed import HEX_SECRET
 from tests.web.browser import VIEWPORT, open_tab, screenshot, screenshot_of
 from tests.web.conftest import Server, answer_some, running_server, token_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.webslow]
-# A 148-step random 12-A game (the seed alone decides: no secret).
-LONG_GAME = {"seed": 59, "secret": "", "variants": {"exile_needs_majority": True}}
+# A random 12-A game of 143 steps (a server game with links needs a secret: a fixed one
+# keeps the game the seed picked).
+LONG_GAME = {"seed": 59, "secret": HEX_SECRET, "variants": {"exile_needs_majority": True}}
+# P03, a human villager: no night action, so its questions are the day's.
+P03_VILLAGER = {"seed": 5, "secret": HEX_SECRET, "default": "random", "seats": {"P03": "human"}}
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 # What makes a seat dead in the public's eyes, and the field naming it.
@@ -134,7 +138,7 @@ def test_the_owner_branches_a_replay_into_a_new_game(browser: Any, server: Serve
 def test_a_question_is_on_screen_and_a_typed_speech_is_enough(
     browser: Any, server: Server, viewport: dict[str, int]
 ) -> None:
-    made = server.create({"seed": 13, "secret": "", "default": "random", "seats": {"P03": "human"}})
+    made = server.create(P03_VILLAGER)
     link = dict(made["links"])["P03"]  # type: ignore[arg-type]
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
@@ -166,7 +170,7 @@ def test_a_question_is_on_screen_and_a_typed_speech_is_enough(
 
 
 def test_an_empty_speech_is_refused_by_the_server(server: Server) -> None:
-    made = server.create({"seed": 13, "secret": "", "default": "random", "seats": {"P03": "human"}})
+    made = server.create(P03_VILLAGER)
     game, seat = str(made["game"]), token_of(dict(made["links"])["P03"])  # type: ignore[arg-type]
     with server.client(seat) as client:
         for _ in range(200):
