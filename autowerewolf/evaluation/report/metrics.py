@@ -47,8 +47,10 @@ from autowerewolf.evaluation.games.blunders import METRICS as BLUNDER_METRICS
 from autowerewolf.evaluation.games.facts import GameRow, SeatRow
 from autowerewolf.evaluation.report import designs as design_report
 from autowerewolf.evaluation.report import validity
+from autowerewolf.rules.roles import GODS
 
-KEY_ROLES = frozenset({"seer", "witch", "hunter", "guard", "idiot"})
+# The gods (rules/roles.py): a board's key roles, whose survival the report follows.
+KEY_ROLES = frozenset(role.value for role in GODS)
 KPI_NAMES = {
     "seer": "wolves found / wolves",
     "witch": "good saves + wolf poisons / potions used",
