@@ -41,11 +41,13 @@ def _prices(path: Path | None) -> dict[str, Price]:
 
 
 def _cell(block: dict[str, Any]) -> str:
+    from autowerewolf.evaluation.report.cells import SMALL_MARK
+
     if block["mean"] is None:
         return "n/a"
     return (
         f"{block['mean']:.3f} [{block['lo']:.3f}, {block['hi']:.3f}] "
-        f"({block['n']} items, {block['games']} games)"
+        f"({block['n']} items, {block['games']} games{SMALL_MARK if block['small'] else ''})"
     )
 
 
@@ -128,6 +130,7 @@ def positions_run(
     from autowerewolf.evaluation.positions.items import read_items
     from autowerewolf.evaluation.positions.run import RunSpec, UnderTest, check_agent, run_positions
     from autowerewolf.evaluation.positions.scores import summarize
+    from autowerewolf.evaluation.report.cells import SMALL_NOTE
 
     if players not in ("llm", "heuristic", "random"):
         raise SettingsError("--players is llm, heuristic or random")
@@ -169,6 +172,7 @@ def positions_run(
         va, oi = block["va"], block["oi"]
         table.add_row(name, _cell(va), _chance(va), _cell(oi), _chance(oi))
     console.print(table)
+    console.print(SMALL_NOTE, highlight=False)
     console.print(
         f"{summary['items']} items, {summary['decodes']} answers, {summary['calls']} calls, "
         f"{summary['tokens_in']} tokens in ({summary['cached_tokens']} cached), "

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from autowerewolf.backends.simulated import REASONING as SIMULATED_REASONING
 from autowerewolf.cli import app
+from autowerewolf.evaluation.bootstrap import MIN_GAMES
 from autowerewolf.evaluation.positions.items import (
     Filters,
     Kept,
@@ -20,6 +21,8 @@ from autowerewolf.evaluation.positions.items import (
     read_items,
     write_items,
 )
+from autowerewolf.evaluation.positions.scores import cluster_mean
+from autowerewolf.evaluation.report.cells import SMALL_MARK, SMALL_NOTE
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
@@ -201,3 +204,29 @@ def test_references_leave_out_random_and_simulated_seats_by_default(study_db: Pa
     )  # fmt: skip
     assert player_kind(ballot) == "simulated"
     assert player_kind(ballot.model_copy(update={"reasoning": "P02 lied."})) == "llm"
+
+
+def test_a_summary_cell_of_few_games_is_flagged_and_keeps_a_width() -> None:
+    few = cluster_mean([1.0] * 6, [f"g{i}" for i in range(6)], [0.2] * 6)
+    assert few["small"] and few["lo"] < few["hi"] == 1.0  # 6 of 6: Wilson's over 6 games
+    many = cluster_mean([1.0, 0.0] * 10, [f"g{i}" for i in range(MIN_GAMES)] * 2, [0.2] * 20)
+    assert not many["small"] and many["games"] == MIN_GAMES
+
+
+@pytest.mark.long  # building the items of 24 games takes ~10 s on a loaded machine
+def test_cli_run_marks_the_cells_of_few_games(study_db: Path, tmp_path: Path) -> None:
+    items = tmp_path / "items.jsonl"
+    write_items(build_items(study_db, Filters()), items)
+    out = tmp_path / "random.jsonl"
+    args = ["positions", "run", str(items), "--players", "random", "--decodes", "1"]
+    args += ["--limit", "60"]
+    result = CliRunner().invoke(app, [*args, "--resamples", "100", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "random.summary.json").read_text())
+    blocks = [summary["overall"], *summary["by_role"].values(), *summary["by_day"].values()]
+    cells = [b[m] for b in blocks for m in ("va", "oi") if b[m]["mean"] is not None]
+    assert all(c["small"] == (c["games"] < MIN_GAMES) for c in cells)
+    few = [c for c in cells if c["small"]]
+    assert few and all(c["lo"] < c["hi"] for c in cells)  # no cell without width
+    said = " ".join(result.output.split())
+    assert f"{few[0]['games']} games{SMALL_MARK})" in said and SMALL_NOTE in said

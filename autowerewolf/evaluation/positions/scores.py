@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from autowerewolf.evaluation.bootstrap import Resamples, proportion_interval
+from autowerewolf.evaluation.bootstrap import MIN_GAMES, Resamples, proportion_interval
 from autowerewolf.evaluation.positions.items import PositionItem
 
 RESAMPLES = 1000
@@ -69,9 +69,13 @@ def cluster_mean(
     """Mean of per-item values (each between 0 and 1) with a 95% interval from resampling
     the games the items come from (`games`, one per value), never narrower than Wilson's
     at the effective count (bootstrap.proportion_interval: a cell of one game, or of items
-    all scored alike, keeps a width), and the mean chance level."""
+    all scored alike, keeps a width), the mean chance level, and whether the games are
+    fewer than MIN_GAMES."""
     if not values:
-        return {"mean": None, "lo": None, "hi": None, "n": 0, "games": 0, "chance": None}
+        return {
+            "mean": None, "lo": None, "hi": None, "n": 0, "games": 0, "chance": None,
+            "small": False,
+        }  # fmt: skip
     index = {g: i for i, g in enumerate(dict.fromkeys(games))}
     column = np.array([index[g] for g in games])
     sums = np.bincount(column, weights=np.asarray(values, dtype=float), minlength=len(index))
@@ -88,6 +92,7 @@ def cluster_mean(
         "n": len(values),
         "games": len(index),
         "chance": float(np.mean(chances)),
+        "small": len(index) < MIN_GAMES,
     }
 
 

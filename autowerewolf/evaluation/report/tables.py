@@ -18,6 +18,7 @@ from autowerewolf.evaluation.report.cells import (
     cell_columns,
     counted,
     fmt,
+    games_column,
     interval,
 )
 from autowerewolf.evaluation.report.designs import HEADLINE_BLUNDERS
@@ -184,7 +185,7 @@ def _ratings(data: Mapping[str, Any]) -> Table:
         rows.append(
             [
                 name,
-                str(s["games"]),
+                games_column({"value": s["skill"], "games": s["games"]}),
                 f"{s['skill']:+.3f} [{s['lo']:+.3f}, {s['hi']:+.3f}]",
                 f"{g['rating']:+.4f} [{g['lo']:+.4f}, {g['hi']:+.4f}]" if g else NA,
                 f"{elo[name]:.1f} [{elo_lo[name][0]:.1f}, {elo_lo[name][1]:.1f}]",
