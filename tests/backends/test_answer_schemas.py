@@ -73,6 +73,7 @@ def test_every_schema_compiles_in_outlines_core(sent: list[Format]) -> None:
         assert build_regex_from_schema(json.dumps(format_["schema"])), format_["name"]
 
 
+@pytest.mark.xgrammar
 def test_every_schema_compiles_in_xgrammar(sent: list[Format]) -> None:
     import xgrammar
 
