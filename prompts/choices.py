@@ -146,7 +146,7 @@ def choices_text(view: SeatView, step: str, known: Known) -> str:
         reason = seat_against_own_side(view, known, step, option) if option in tags else None
         if reason is not None:
             against.append(reason)
-        elif option == "explode":
+        elif option in _NOTED:
             continue
         elif kills_without_evidence(view, known, step, option):
             unsupported += 1
@@ -177,6 +177,22 @@ def explosion_note(view: SeatView) -> str | None:
         "a player, so it is only for a last resort, such as when you or a fellow wolf is about "
         "to be exiled."
     )
+
+
+def duel_note(view: SeatView) -> str | None:
+    """The Knight's duel, when it is open to him, told before the question as the
+    self-explosion is (`explosion_note`)."""
+    if "duel" not in view.options:
+        return None
+    return (
+        "As the Knight you may also answer 'duel' instead of speaking, once per game: you then "
+        "name a living player; a werewolf dies and night falls at once, a good player survives "
+        "and you die. Keep it for a player the evidence names as a wolf."
+    )
+
+
+# Options told in a note before the question rather than among the choices.
+_NOTED = frozenset({"explode", "duel"})
 
 
 def view_name(view: SeatView, seat: str) -> str:

@@ -108,6 +108,12 @@ class FactsLedger:
             note(Fact("death", event.actor, "exploded", day))
         elif kind is EventKind.IDIOT_FLIP:
             note(Fact("reveal", event.actor, "idiot", day))
+        elif kind is EventKind.DUEL and event.target:
+            note(Fact("reveal", event.actor, "knight", day))
+            if event.value == "wolf":
+                note(Fact("reveal", event.target, "werewolf", day))
+            loser = event.target if event.value == "wolf" else event.actor
+            note(Fact("death", loser, "dueled", day))
         elif kind is EventKind.BALLOT and event.value == "exile" and event.actor:
             self.votes.setdefault(day, []).append((event.actor, event.target))
 

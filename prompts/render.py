@@ -171,6 +171,14 @@ _FORMATS: dict[EventKind, Format] = {
     EventKind.SELF_EXPLOSION: lambda e, r: (
         f"{e.actor} self-explodes and is revealed as a werewolf."
     ),
+    EventKind.DUEL: lambda e, r: (
+        f"{e.actor} reveals as the Knight and duels {e.target}: "
+        + (
+            f"{e.target} is a werewolf and dies; night falls."
+            if e.value == "wolf"
+            else f"{e.target} is good, so the Knight dies."
+        )
+    ),
     EventKind.IDIOT_FLIP: lambda e, r: (
         f"{e.actor} is exiled, reveals as the Village Idiot and survives."
     ),

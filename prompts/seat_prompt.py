@@ -8,7 +8,7 @@ policy sees is what an LLM seat sees."""
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from autowerewolf.prompts.choices import Known, choices_text, explosion_note, lists_seats
+from autowerewolf.prompts.choices import Known, choices_text, duel_note, explosion_note, lists_seats
 from autowerewolf.prompts.grounds import grounds
 from autowerewolf.prompts.memory import ledger_text, memory_text
 from autowerewolf.prompts.question import (
@@ -34,7 +34,7 @@ class Question:
     key: str  # the wording's key (prompts/decisions.yaml)
     instruction: str
     choices: str
-    notes: tuple[str, ...]  # a wolf's explosion note, when exploding is legal
+    notes: tuple[str, ...]  # options told before the question: a wolf's explosion, a duel
     text: TextKind | None  # the free text the answer carries
 
 
@@ -51,14 +51,14 @@ def decision_question(view: SeatView, step: str) -> Question:
         named_wolves=memory.ledger.named_wolves,
         wolf_allies=memory.ledger.wolf_allies(),
     )
-    explosion = explosion_note(view)
+    notes = tuple(note for note in (explosion_note(view), duel_note(view)) if note)
     return Question(
         memory=memory,
         known=known,
         key=key,
         instruction=decision_instruction(key, view.day, attacked, view.rules),
         choices=choices_text(view, key, known),
-        notes=(explosion,) if explosion else (),
+        notes=notes,
         text=takes_text(step),
     )
 

@@ -18,6 +18,7 @@ from autowerewolf.prompts.speech_acts import (
     outs_itself,
 )
 from autowerewolf.prompts.texts import read_text, word_runs
+from autowerewolf.rules.decisions import Option
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.state import Step
 from autowerewolf.rules.steps import STEPS
@@ -161,16 +162,26 @@ def speech_out_of_character(
 
 # What each step that harms on the seat's evidence alone spends (rules/steps.py
 # `on_evidence`); a new such step needs its word here (a test walks the table).
-POWER_WORDS: dict[str, str] = {Step.WITCH_POISON: "poison", Step.HUNTER_SHOT: "shot"}
+POWER_WORDS: dict[str, str] = {
+    Step.WITCH_POISON: "poison",
+    Step.HUNTER_SHOT: "shot",
+    Step.DUEL: "duel",
+}
 
 
 def no_evidence_note(step: str) -> str:
-    """The second look at a poison or a shot at a player nothing points at."""
+    """The second look at a poison, a shot or a duel at a player nothing points at."""
     power = POWER_WORDS[step]
+    # A step without 'none' (the Knight's duel, declared already) can only change its target.
+    instead = (
+        f"choose 'none' and keep your {power}"
+        if Option.NONE.value in STEPS[step].words
+        else "choose another player"
+    )
     return (
         f"Careful: your first answer aimed your {power} at a player nothing you have seen "
-        "points at as a wolf. Most players are good, so a guess usually kills a friend: "
-        f"choose 'none' and keep your {power}, unless you are sure that player is a wolf."
+        f"points at as a wolf. Most players are good, so a guess usually kills a friend: "
+        f"{instead}, unless you are sure that player is a wolf."
     )
 
 

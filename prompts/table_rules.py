@@ -113,6 +113,12 @@ def _special_rules(rules: TableRules) -> str:
             " or poisoned" if flags.hunter_can_shoot_if_poisoned else " (not when poisoned)"
         )
         lines.append(f"The Hunter, when {when}, may shoot one player, revealing himself.")
+    if Role.KNIGHT in rules.roles:
+        lines.append(
+            "The Knight, once per game in his discussion turn, may duel a player instead of "
+            "speaking, revealing himself: a werewolf dies revealed and night falls at once; "
+            "a good player survives and the Knight dies."
+        )
     if Role.IDIOT in rules.roles:
         lines.append("An exiled hidden Village Idiot reveals himself, survives and loses his vote.")
     if Role.GUARD in rules.roles and Role.WITCH in rules.roles:

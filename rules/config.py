@@ -101,6 +101,10 @@ BOARDS: dict[str, Board] = {
     "12-B": Board(
         name="12-B", roles=_roles(werewolf=4, villager=4, seer=1, witch=1, hunter=1, idiot=1)
     ),
+    # 12-A with the Knight in the Guard's seat (docs/rules.md §11).
+    "12-K": Board(
+        name="12-K", roles=_roles(werewolf=4, villager=4, seer=1, witch=1, hunter=1, knight=1)
+    ),
     "9-standard": Board(
         name="9-standard", roles=_roles(werewolf=3, villager=3, seer=1, witch=1, hunter=1)
     ),
@@ -291,9 +295,7 @@ class GameSetup(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     # The descriptions are what LangGraph Studio's input form shows (graph/state.py).
-    board: str = Field(
-        "12-A", description="The board: 12-A, 12-B, 9-standard, 8-arena or kaggle (docs/rules.md)."
-    )
+    board: str = Field("12-A", description=f"The board: {', '.join(BOARDS)} (docs/rules.md).")
     roles: tuple[str, ...] | None = Field(
         None, description="A custom role list instead of a board, e.g. [werewolf, seer, ...]."
     )

@@ -18,6 +18,7 @@ class Option(StrEnum):
     WITHDRAW = "withdraw"
     SPEAK = "speak"
     EXPLODE = "explode"
+    DUEL = "duel"
     TEAR = "tear"
     CLOCKWISE = "clockwise"
     COUNTERCLOCKWISE = "counterclockwise"

@@ -167,6 +167,8 @@ def apply_speech(state: GameState, answers: Answers, events: list[Event]) -> Res
     action = answers[speaker]
     if action.option == Option.EXPLODE:
         return exploded(state, speaker)
+    if action.option == Option.DUEL:
+        return state, Outcome.DUEL  # the Knight names his opponent next (knight.py)
     record_speech(state, speaker, "discussion", action.text, events)
     return after_speech(state, speaker, action.text)
 

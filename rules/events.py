@@ -38,6 +38,7 @@ class EventKind(StrEnum):
     DIRECTION = "direction"
     HUNTER_SHOT = "hunter_shot"
     SELF_EXPLOSION = "self_explosion"
+    DUEL = "duel"  # the Knight duels a seat: value wolf or good
     IDIOT_FLIP = "idiot_flip"
     EXILE = "exile"
     GAME_OVER = "game_over"

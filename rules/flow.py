@@ -196,6 +196,13 @@ def continue_day(state: GameState, events: list[Event]) -> GameState:
     after = state.after_chain
     if after == Step.ANNOUNCE:
         return state.model_copy(update={"step": Step.ANNOUNCE, "speakers": ()})
+    if state.interrupted is not None:  # a lost duel: the discussion goes on (knight.py)
+        resumed = {"step": Step.DISCUSSION, "speakers": state.interrupted, "interrupted": None}
+        return state.model_copy(update=resumed)
+    if after == Step.DISCUSSION_BID:
+        return state.model_copy(update={"step": Step.DISCUSSION_BID})
+    if after == Step.EXILE_VOTE:
+        return open_exile_vote(state, events)
     if after == Step.DISCUSSION and not state.day_cancelled:
         return start_discussion(state, events)
     return fall_night(state, events)
@@ -230,4 +237,5 @@ AFTER: dict[Outcome, Transition] = {
     Outcome.BIDS: goto(Step.DISCUSSION_BID),
     Outcome.SPEAKS: goto(Step.DISCUSSION),
     Outcome.DEBATE_OVER: open_exile_vote,
+    Outcome.DUEL: goto(Step.DUEL),
 }

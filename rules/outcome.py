@@ -20,6 +20,7 @@ class Outcome(StrEnum):
     BIDS = "bids"  # the players bid for the next discussion speech
     SPEAKS = "speaks"  # the seats queued in `speakers` give discussion speeches
     DEBATE_OVER = "debate_over"  # the discussion is over: the exile vote opens
+    DUEL = "duel"  # the Knight (`speakers[0]`) declared a duel: he names the seat next
 
 
 # A resolver's result: the state with the rule applied, and what happened.

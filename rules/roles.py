@@ -15,6 +15,7 @@ class Role(StrEnum):
     HUNTER = "hunter"
     GUARD = "guard"
     IDIOT = "idiot"
+    KNIGHT = "knight"
 
 
 class Camp(StrEnum):
@@ -37,6 +38,7 @@ ROLE_TABLE: dict[Role, RoleSpec] = {
     Role.HUNTER: RoleSpec(Camp.GOOD, god=True),
     Role.GUARD: RoleSpec(Camp.GOOD, god=True, night=True),
     Role.IDIOT: RoleSpec(Camp.GOOD, god=True),
+    Role.KNIGHT: RoleSpec(Camp.GOOD, god=True),
 }
 ROLE_NAMES: tuple[str, ...] = tuple(role.value for role in ROLE_TABLE)
 CAMP_NAMES: tuple[str, ...] = tuple(camp.value for camp in Camp)

@@ -38,6 +38,7 @@ class Step(StrEnum):
     EXILE_ROLL_CALL = "exile_roll_call"
     EXILE_PK_SPEECH = "exile_pk_speech"
     SELF_EXPLOSION = "self_explosion"
+    DUEL = "duel"
     GAME_OVER = "game_over"
 
 
@@ -47,6 +48,7 @@ class Cause(StrEnum):
     EXILE = "exile"
     SHOT = "shot"
     EXPLOSION = "explosion"
+    DUEL = "duel"
 
 
 class BadgeStatus(StrEnum):
@@ -148,6 +150,9 @@ class GameState(Frozen):
     after_chain: str = Step.DISCUSSION  # where the day goes once the death chain is done
     day_cancelled: bool = False
     exploder: str | None = None
+    # The discussion speakers still due when a Knight lost his duel: the day resumes with
+    # them once his death chain is done (docs/rules.md, "Knight").
+    interrupted: tuple[str, ...] | None = None
     winner: Camp | None = None
     win_reason: str | None = None
     # Outcomes of the moderator's draws fixed by a script, by draw key (docs/scripts.md);

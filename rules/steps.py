@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from autowerewolf.rules import chain, day, discussion, night, sheriff, speeches
+from autowerewolf.rules import chain, day, discussion, knight, night, sheriff, speeches
 from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.keys import BadKey, DecisionKey
@@ -103,6 +103,9 @@ _AFTER_DEATHS = (
     Step.ANNOUNCE,
     Step.WOLVES,
     Step.GAME_OVER,
+    # a Knight's lost duel on the day's last speech: the exile vote follows his chain
+    Step.EXILE_VOTE,
+    Step.EXILE_ROLL_CALL,
 )
 _SPEECH_NEXT = (Step.SELF_EXPLOSION,)
 
@@ -319,11 +322,12 @@ STEPS: dict[str, StepSpec] = {
             Step.DISCUSSION_BID,
             Step.EXILE_VOTE,
             Step.EXILE_ROLL_CALL,
+            Step.DUEL,
             *_SPEECH_NEXT,
         ),
-        options=speeches.speech_options,
+        options=knight.discussion_options,
         in_turn=True,
-        words=(Option.SPEAK.value, Option.EXPLODE.value),
+        words=(Option.SPEAK.value, Option.EXPLODE.value, Option.DUEL.value),
         turn_of=discussion.speech_turn,
         resolve=discussion.apply_speech,
         text="speech",
@@ -375,6 +379,20 @@ STEPS: dict[str, StepSpec] = {
         next=_AFTER_DEATHS,
         resolve=automatic(speeches.resolve_self_explosion),
         rule="§6",
+    ),
+    Step.DUEL: StepSpec(
+        StepKind.DAY,
+        next=_AFTER_DEATHS,
+        options=knight.duel_options,
+        in_turn=True,
+        names_seats=True,
+        resolve=knight.apply_duel,
+        prompt="duel",
+        rule="§11",
+        public=True,
+        effect="harm",
+        power=True,
+        role=Role.KNIGHT,
     ),
     Step.GAME_OVER: StepSpec(StepKind.END, next=(), resolve=None, rule="§8"),
 }

@@ -183,7 +183,10 @@ def estimates(s: Situation) -> dict[str, Any]:
 
 
 def _speak(s: Situation) -> str:
-    plain = [o for o in s.options if o != Option.EXPLODE]
+    # A Knight duels the wolf a lone Seer claimant named (docs/rules.md §11).
+    if Option.DUEL in s.options and s.known_wolves:
+        return Option.DUEL.value
+    plain = [o for o in s.options if o not in (Option.EXPLODE, Option.DUEL)]
     return Option.SPEAK.value if Option.SPEAK.value in plain else plain[0]
 
 
@@ -211,6 +214,7 @@ RULES: dict[str, Callable[[Situation], str]] = {
     Step.EXILE_VOTE: _exile_vote,
     Step.EXILE_ROLL_CALL: _exile_vote,
     Step.DISCUSSION_BID: _bid,
+    Step.DUEL: lambda s: s.first(s.known_wolves),
     PRE_VOTE: _exile_vote,  # a synthetic vote is the vote the seat would cast now
     SPEECH_VOTES: _exile_vote,
 }

@@ -139,7 +139,7 @@ def test_every_deciding_step_has_a_rule_or_speaks() -> None:
 def test_a_step_without_a_rule_is_refused_loudly() -> None:
     state, events = new_game(make_config("12-A", seed=0))
     view = seat_view(state, events, state.seats[0].id).model_copy(
-        update={"step": "duel", "options": ("P02",), "decision_key": "d1:duel:P01"}
+        update={"step": "no_such_step", "options": ("P02",), "decision_key": "d1:no_such_step"}
     )
-    with pytest.raises(UnknownStep, match="duel"):
+    with pytest.raises(UnknownStep, match="no_such_step"):
         HeuristicPlayer().decide(DecisionRequest(view=view, seed=1, history=()))

@@ -27,11 +27,13 @@ LETTERS = {
     "H": Role.HUNTER,
     "G": Role.GUARD,
     "I": Role.IDIOT,
+    "K": Role.KNIGHT,
 }
 # Default fixed deals: wolves P01-P04, villagers P05-P08, then the gods.
 LAYOUTS = {
     "12-A": "WWWWVVVVSXHG",
     "12-B": "WWWWVVVVSXHI",
+    "12-K": "WWWWVVVVSXHK",
     "9-standard": "WWWVVVSXH",
     "8-arena": "WWVVVVSG",
     "kaggle": "WWVVVVSG",
@@ -250,7 +252,12 @@ _PRIVATE_KINDS = {
     EventKind.GUARD: Role.GUARD,
 }
 _NEVER = {EventKind.DEAL, EventKind.DEATH}
-_ROLE_REVEALING = {EventKind.HUNTER_SHOT, EventKind.SELF_EXPLOSION, EventKind.IDIOT_FLIP}
+_ROLE_REVEALING = {
+    EventKind.HUNTER_SHOT,
+    EventKind.SELF_EXPLOSION,
+    EventKind.IDIOT_FLIP,
+    EventKind.DUEL,  # the Knight reveals himself, and the duel tells his opponent's camp
+}
 _SECRET_VALUES = {r.value for r in Role} | {"wolf", "good"}
 
 
