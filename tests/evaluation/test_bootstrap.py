@@ -154,6 +154,7 @@ def test_a_share_at_0_or_1_keeps_wilsons_width_over_its_games() -> None:
         cell = proportion(Sums(table, Resamples(8, 200, 0)), "hits", "n")
         assert (cell["value"], cell["n"], cell["games"]) == (hits / 8, 40, 8)
         assert (cell["lo"], cell["hi"]) == pytest.approx((lo, hi))
+        assert cell["lo"] is not None and cell["hi"] is not None
         assert cell["hi"] - cell["lo"] > 0.3
     assert small(cell) and not small({**cell, "games": MIN_GAMES})
     assert not small(empty())  # a cell without data is n/a, not small

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from autowerewolf.backends.simulated import REASONING as SIMULATED_REASONING
 from autowerewolf.cli import app
-from autowerewolf.evaluation.bootstrap import MIN_GAMES
+from autowerewolf.evaluation.bootstrap import MIN_GAMES, wilson
 from autowerewolf.evaluation.positions.items import (
     Filters,
     Kept,
@@ -208,7 +208,8 @@ def test_references_leave_out_random_and_simulated_seats_by_default(study_db: Pa
 
 def test_a_summary_cell_of_few_games_is_flagged_and_keeps_a_width() -> None:
     few = cluster_mean([1.0] * 6, [f"g{i}" for i in range(6)], [0.2] * 6)
-    assert few["small"] and few["lo"] < few["hi"] == 1.0  # 6 of 6: Wilson's over 6 games
+    # 6 of 6: Wilson's interval over the 6 games.
+    assert few["small"] and (few["lo"], few["hi"]) == pytest.approx(wilson(6, 6))
     many = cluster_mean([1.0, 0.0] * 10, [f"g{i}" for i in range(MIN_GAMES)] * 2, [0.2] * 20)
     assert not many["small"] and many["games"] == MIN_GAMES
 
