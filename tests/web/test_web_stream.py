@@ -15,7 +15,7 @@ from tests.web.walk import waiting_game
 pytestmark = pytest.mark.slow
 
 PLIES = "performance.getEntriesByName('aw-frame').map(m => m.detail.ply)"
-FIRST_FRAMES = 4
+FIRST_FRAMES = 4  # at most: a seat with a night role is asked after the first
 
 
 def saved_messages(server: Server, game: str) -> list[str]:
@@ -53,7 +53,7 @@ def test_a_stream_ended_early_resumes_after_its_last_frame(browser: Any, server:
     table = waiting_game(server)
     backlog = saved_messages(server, table.game)
     first = frames_of(backlog)[:FIRST_FRAMES]
-    assert len(first) == FIRST_FRAMES
+    assert first, "the game's backlog has no frame"
     resumed_from: list[str | None] = []
 
     def cut_the_first_stream(route: Any) -> None:

@@ -28,9 +28,9 @@ class Table:
         return sorted(set(found))
 
 
-def waiting_game(server: Server) -> Table:
-    """A new game waiting for its human seat, and the route table filled in for it."""
-    made = server.create(FORM)
+def waiting_game(server: Server, form: dict[str, object] = FORM) -> Table:
+    """A new game waiting for its human seat P03, and the route table filled in for it."""
+    made = server.create(form)
     game = str(made["game"])
     server.wait_status(game, "waiting")
     with server.client(server.owner) as owner:
