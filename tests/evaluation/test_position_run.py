@@ -106,7 +106,8 @@ def test_cluster_mean_resamples_games() -> None:
     # two games, never a point.
     flat = cluster_mean([0.5] * 8, ["g1", "g2"] * 4, [0.1] * 8)
     lo, hi = wilson(1, 2)
-    assert flat == {"mean": 0.5, "lo": lo, "hi": hi, "n": 8, "games": 2, "chance": 0.1}
+    expected = {"mean": 0.5, "lo": lo, "hi": hi, "n": 8, "games": 2, "chance": 0.1}
+    assert flat == {**expected, "small": True}
     one_game = cluster_mean([1.0, 0.0, 1.0], ["g1"] * 3, [0.2] * 3)
     assert (one_game["lo"], one_game["hi"]) == wilson(2 / 3, 1)
     spread = cluster_mean([1.0, 0.0, 1.0, 1.0], ["a", "b", "c", "d"], [0.2] * 4, seed=3)
