@@ -3,8 +3,7 @@
 How a seat's request is built and its answer applied is `players/asker.py`, shared with
 every table played without the graph; here are only what the graph adds: live players
 from the runtime context, and human seats asked with one LangGraph interrupt for all of
-them. `ask` (threads) and `aask` (the asynchronous runner's tasks) differ only in how they
-wait for the players.
+them.
 """
 
 from collections.abc import Mapping
@@ -19,7 +18,6 @@ from autowerewolf.players.asker import (
     PlayerOf,
     adecide_each,
     asking,
-    decide_each,
     human_answer,
 )
 from autowerewolf.players.base import Answer, DecisionRequest
@@ -43,19 +41,11 @@ def _answered(seats: Asking) -> tuple[dict[str, Action], list[DecisionRecord]]:
     return seats.result()
 
 
-def ask(
+async def ask(
     context: GameContext, moment: Moment, decision: PendingDecision
 ) -> tuple[dict[str, Action], list[DecisionRecord]]:
-    """Every asked seat's answer, and the records to keep (in seat order)."""
-    seats = asking(moment, decision)
-    seats.answers.update(decide_each(players_of(context, moment), seats.machine_requests()))
-    return _answered(seats)
-
-
-async def aask(
-    context: GameContext, moment: Moment, decision: PendingDecision
-) -> tuple[dict[str, Action], list[DecisionRecord]]:
-    """`ask` for the asynchronous runner."""
+    """Every asked seat's answer, and the records to keep (in seat order): automatic seats
+    asked at once, then the humans with one interrupt."""
     seats = asking(moment, decision)
     requests = seats.machine_requests()
     seats.answers.update(await adecide_each(players_of(context, moment), requests))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from autowerewolf.graph.context import GameContext
 from autowerewolf.nodes.ask import players_of
-from autowerewolf.players.asker import Moment, adecide_each, bounded, decide_each
+from autowerewolf.players.asker import Moment, adecide_each, bounded
 from autowerewolf.players.base import Answer, DecisionRequest
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.estimates import ROLE_ESTIMATES
@@ -141,17 +141,8 @@ def probes_after(
     return Probes(table, decision, questions_after(table, events))
 
 
-def probe(context: GameContext, probes: Probes) -> list[DecisionRecord]:
+async def probe(context: GameContext, probes: Probes) -> list[DecisionRecord]:
     """Every automatic seat's answers to the probes, as probe records."""
-    return [
-        r
-        for requests in probes.requests()
-        for r in probe_records(decide_each(players_of(context, probes.table), requests))
-    ]
-
-
-async def aprobe(context: GameContext, probes: Probes) -> list[DecisionRecord]:
-    """`probe` for the asynchronous runner."""
     records = []
     for requests in probes.requests():
         records += probe_records(await adecide_each(players_of(context, probes.table), requests))

@@ -4,7 +4,7 @@ from langgraph.runtime import Runtime
 
 from autowerewolf.graph.context import GameContext
 from autowerewolf.graph.state import GameGraphState, seating_of, setup_of
-from autowerewolf.nodes.phase import both_ways
+from autowerewolf.nodes.phase import Node
 from autowerewolf.rules.engine import new_game
 from autowerewolf.seeding import fresh_secret
 
@@ -21,12 +21,8 @@ def _setup(state: GameGraphState) -> GameGraphState:
     return {"game": game, "events": events}
 
 
-def _setup_node(state: GameGraphState, runtime: Runtime[GameContext]) -> GameGraphState:
+async def _setup_node(state: GameGraphState, runtime: Runtime[GameContext]) -> GameGraphState:
     return _setup(state)
 
 
-async def _asetup_node(state: GameGraphState, runtime: Runtime[GameContext]) -> GameGraphState:
-    return _setup(state)
-
-
-setup = both_ways("setup", _setup_node, _asetup_node)
+setup = Node("setup", _setup_node)

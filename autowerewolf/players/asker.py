@@ -11,7 +11,6 @@ too; only how they are waited for (a LangGraph interrupt) is the graph's.
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -92,7 +91,7 @@ class Asking:
 
     requests: dict[str, DecisionRequest]
     answers: dict[str, Answer]
-    machines: list[str]  # asked concurrently (threads, or tasks)
+    machines: list[str]  # asked concurrently
     humans: list[str]  # asked by the caller (the graph: one interrupt)
 
     def machine_requests(self) -> dict[str, DecisionRequest]:
@@ -116,40 +115,16 @@ def asking(moment: Moment, decision: PendingDecision) -> Asking:
     return Asking(requests, answers, machines, humans)
 
 
-def decide_each(player_of: PlayerOf, requests: Mapping[str, DecisionRequest]) -> dict[str, Answer]:
-    """Each automatic seat's answer to its request, asked concurrently (threads)."""
-
-    def decide(seat: str) -> Answer:
-        return player_of(requests[seat]).decide(requests[seat])
-
-    seats = list(requests)
-    if len(seats) > 1:
-        with ThreadPoolExecutor(max_workers=len(seats)) as pool:
-            return dict(zip(seats, pool.map(decide, seats), strict=True))
-    return {s: decide(s) for s in seats}
-
-
 async def adecide_each(
     player_of: PlayerOf, requests: Mapping[str, DecisionRequest]
 ) -> dict[str, Answer]:
-    """`decide_each` awaited concurrently, without threads for asynchronous players."""
+    """Each automatic seat's answer to its request, awaited concurrently (synchronous
+    players on worker threads)."""
     seats = list(requests)
     decided = await asyncio.gather(
         *(decide_async(player_of(requests[s]), requests[s]) for s in seats)
     )
     return dict(zip(seats, decided, strict=True))
-
-
-def ask_machines(
-    moment: Moment, decision: PendingDecision, player_of: PlayerOf
-) -> tuple[dict[str, Action], list[DecisionRecord]]:
-    """Every seat's answer where no seat is human (a table without the graph): forced
-    answers first, then each seat's player; bounded and recorded."""
-    seats = asking(moment, decision)
-    if seats.humans:
-        raise ValueError(f"human seats need the graph to wait for them: {', '.join(seats.humans)}")
-    seats.answers.update(decide_each(player_of, seats.machine_requests()))
-    return seats.result()
 
 
 # --- human answers ----------------------------------------------------------------------
