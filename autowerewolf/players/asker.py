@@ -19,6 +19,7 @@ from autowerewolf.players.records import DecisionRecord, Purpose
 from autowerewolf.players.seating import Seating
 from autowerewolf.players.simple import scripted_action
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Action, PendingDecision
+from autowerewolf.rules.engine import Answerer
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.rng import seat_seed
 from autowerewolf.rules.state import GameState
@@ -125,6 +126,28 @@ async def adecide_each(
         *(decide_async(player_of(requests[s]), requests[s]) for s in seats)
     )
     return dict(zip(seats, decided, strict=True))
+
+
+def answering(
+    player_of: PlayerOf, seating: Seating, records: list[DecisionRecord], game_id: str = ""
+) -> Answerer:
+    """The answers of a table without the graph, for `rules.engine.play_out`: each decision
+    asked as the graph asks it (forced answers, then each seat's player), bounded, and its
+    records appended to `records`. A human seat needs the graph to wait for it."""
+
+    def answer(
+        state: GameState, events: Sequence[Event], decision: PendingDecision
+    ) -> dict[str, Action]:
+        seats = asking(Moment(game_id, state, events, records, seating), decision)
+        if seats.humans:
+            raise ValueError(f"human seats need the graph to wait: {', '.join(seats.humans)}")
+        for seat, request in seats.machine_requests().items():
+            seats.answers[seat] = player_of(request).decide(request)
+        actions, new = seats.result()
+        records.extend(new)
+        return actions
+
+    return answer
 
 
 # --- human answers ----------------------------------------------------------------------
