@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from autowerewolf.rules.roles import GODS, Role
+from autowerewolf.rules.roles import GODS, on_wolf_side
 from autowerewolf.rules.steps import steps_where
 from autowerewolf.rules.views import SeatView
 
@@ -90,11 +90,12 @@ def seat_against_own_side(view: SeatView, known: Known, step: str, seat: str) ->
         if not wolf and seat in known.saved:
             return "the player you saved from the wolves"
         role = revealed.get(seat)
-        if not wolf and role is not None and role is not Role.WEREWOLF:
+        if not wolf and role is not None and not on_wolf_side(role):
             return "publicly revealed good players"
     if step in CHECK_STEPS and (seat in known.checks or revealed.get(seat) is not None):
         return "players whose side you already know"
-    known_wolf = known.checks.get(seat) == "wolf" or revealed.get(seat) is Role.WEREWOLF
+    shown = revealed.get(seat)
+    known_wolf = known.checks.get(seat) == "wolf" or (shown is not None and on_wolf_side(shown))
     if step in HELP_STEPS and not wolf and known_wolf:
         return "known wolves"
     return None
@@ -113,7 +114,7 @@ def has_evidence(view: SeatView, known: Known, seat: str) -> bool:
         len(known.named_wolves.get(seat, ())) >= 2
         or seat in known.wolf_allies
         or known.checks.get(seat) == "wolf"
-        or revealed is Role.WEREWOLF
+        or (revealed is not None and on_wolf_side(revealed))
         or claims_your_role(view, known, seat)
     )
 

@@ -6,6 +6,8 @@ in another game."""
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from autowerewolf.rules.roles import on_wolf_side
+
 EXPERIENCE = "experience"  # the step name of a retrieval note
 
 
@@ -39,7 +41,7 @@ def action_text(target_role: str | None, own_side: bool) -> str:
     """What the seat did, judged after the game: whom it voted out (None: abstained)."""
     if target_role is None:
         return "You abstained."
-    who = "a werewolf" if target_role == "werewolf" else f"a good player (the {target_role})"
+    who = "a werewolf" if on_wolf_side(target_role) else f"a good player (the {target_role})"
     side = " of your own side" if own_side else ""
     return f"You voted to exile {who}{side}."
 

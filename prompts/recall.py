@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from autowerewolf.prompts.render import compact, digest_line, revealed_roles
 from autowerewolf.rules.events import Event, EventKind
-from autowerewolf.rules.roles import ROLE_NAMES, Camp, camp_of
+from autowerewolf.rules.roles import ROLE_NAMES, Camp, camp_of, on_wolf_side
 from autowerewolf.rules.views import SeatView
 
 # Characters kept of each speech of the day before the latest folding dawn.
@@ -103,8 +103,8 @@ class FactsLedger:
         elif kind is EventKind.HUNTER_SHOT and event.target:
             note(Fact("reveal", event.actor, "hunter", day))
             note(Fact("death", event.target, "shot", day))
-        elif kind is EventKind.SELF_EXPLOSION:
-            note(Fact("reveal", event.actor, "werewolf", day))
+        elif kind is EventKind.SELF_EXPLOSION and event.value:
+            note(Fact("reveal", event.actor, event.value, day))
             note(Fact("death", event.actor, "exploded", day))
         elif kind is EventKind.IDIOT_FLIP:
             note(Fact("reveal", event.actor, "idiot", day))
@@ -144,7 +144,7 @@ class FactsLedger:
         role): they voted for the same player as that wolf on `ALLY_DAYS` days or more.
         Vouching for a wolf is not counted: over the same ten games 30 of the 33 seats that
         did were good. seat -> the exposed wolf."""
-        exposed = sorted(seat for seat, role in self.revealed().items() if role == "werewolf")
+        exposed = sorted(seat for seat, role in self.revealed().items() if on_wolf_side(role))
         allies: dict[str, str] = {}
         for wolf in exposed:
             for seat, days in sorted(self.days_voted_with(wolf).items()):

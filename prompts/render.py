@@ -74,6 +74,11 @@ def _a(role: str) -> str:
     return f"an {role}" if role[:1] in "aeiou" else f"a {role}"
 
 
+def _role_words(role: str | None) -> str:
+    """A role's name as words ("white wolf king"); an event without one names none."""
+    return safe(role or "player").replace("_", " ")
+
+
 def _dead(seats: Sequence[str], text: str | None) -> str:
     roles = revealed_roles(text)
     return ", ".join(f"{s} ({_a(safe(roles[s]))})" if s in roles else s for s in seats)
@@ -169,7 +174,7 @@ _FORMATS: dict[EventKind, Format] = {
         else f"(moderator) Hunter {e.actor} declines to shoot."
     ),
     EventKind.SELF_EXPLOSION: lambda e, r: (
-        f"{e.actor} self-explodes and is revealed as a werewolf."
+        f"{e.actor} self-explodes and is revealed as {_a(_role_words(e.value))}."
     ),
     EventKind.DUEL: lambda e, r: (
         f"{e.actor} reveals as the Knight and duels {e.target}: "

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from autowerewolf.prompts.grounds import NO_GROUND, named
 from autowerewolf.prompts.recall import CLAIM
-from autowerewolf.rules.roles import Camp, Role, camp_of
+from autowerewolf.rules.roles import Camp, Role, camp_of, on_wolf_side
 
 # A speech is what the embedded model generates most of, one seat after another: each act is
 # one short phrase ("accuse P03") and its ground. Acts as objects of five fields
@@ -85,7 +85,7 @@ def phrases(
     else:
         reports = tuple(f"check {s} {result}" for s in others for result in RESULTS)
         cures = tuple(f"saved {s}" for s in others)
-        claims = tuple(r for r in roles if r != Role.WEREWOLF.value)
+        claims = tuple(r for r in roles if not on_wolf_side(r))
     return (
         *(f"accuse {s}" for s in others),
         *(f"vouch {s}" for s in others),

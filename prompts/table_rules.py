@@ -4,7 +4,7 @@ and its role, in words, and the parts of role and decision wording that follow t
 from collections import Counter
 
 from autowerewolf.prompts.texts import read_text, read_yaml
-from autowerewolf.rules.roles import Role
+from autowerewolf.rules.roles import Role, on_wolf_side
 from autowerewolf.rules.variants import (
     AllAbstain,
     DiscussionProtocol,
@@ -260,7 +260,7 @@ def system_prompt(view: SeatView) -> str:
         f"The werewolves are {', '.join(sorted((view.seat, *view.teammates)))}: you and your "
         "fellow wolves.\n"
         if view.teammates
-        else ("You are the only werewolf.\n" if view.role is Role.WEREWOLF else "")
+        else ("You are the only werewolf.\n" if on_wolf_side(view.role) else "")
     )
     return table_prompt(rules) + _templates()[1].format(
         role=view.role.value,

@@ -52,6 +52,12 @@ def camp_of(role: Role | str) -> Camp:
     return ROLE_TABLE[Role(role)].camp
 
 
+def on_wolf_side(role: Role | str) -> bool:
+    """Whether `role` (a member or its name) is a wolf's: what every "is this a wolf" asks,
+    so a new wolf role is a wolf everywhere by its camp alone."""
+    return camp_of(role) is Camp.WOLF
+
+
 def is_god(role: Role) -> bool:
     return role in GODS
 

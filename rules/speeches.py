@@ -9,7 +9,6 @@ from autowerewolf.rules.deaths import kill, push_chain
 from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.outcome import Outcome, Resolved
-from autowerewolf.rules.roles import Role
 from autowerewolf.rules.state import BadgeStatus, Cause, GameState, Step
 
 Resolver = Callable[[GameState, Answers, list[Event]], Resolved]
@@ -55,9 +54,8 @@ def resolve_self_explosion(state: GameState, events: list[Event]) -> Resolved:
     state = state.replace_seat(wolf, revealed=True).model_copy(
         update={"exploder": None, "speakers": (), "day_cancelled": True}
     )
-    events.append(
-        event(state, EventKind.SELF_EXPLOSION, Audience.PUBLIC, actor=wolf, value=Role.WEREWOLF)
-    )
+    role = state.seat(wolf).role
+    events.append(event(state, EventKind.SELF_EXPLOSION, Audience.PUBLIC, actor=wolf, value=role))
     if state.badge is BadgeStatus.UNDECIDED and state.config.variants.sheriff_enabled:
         state = sheriff.swallow_badge(state, events)
     # A wolf whose night death is not yet announced may still explode: he is already dead.

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from autowerewolf.rules.config import GameConfig
 from autowerewolf.rules.frozen import Frozen
-from autowerewolf.rules.roles import Camp, Role, camp_of
+from autowerewolf.rules.roles import Camp, Role, camp_of, on_wolf_side
 
 
 class Step(StrEnum):
@@ -88,7 +88,7 @@ class Seat(Frozen):
 
     @property
     def is_wolf(self) -> bool:
-        return self.role is Role.WEREWOLF
+        return on_wolf_side(self.role)
 
 
 class Night(Frozen):

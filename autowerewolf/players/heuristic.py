@@ -17,7 +17,7 @@ from autowerewolf.rules.decisions import Action, Option
 from autowerewolf.rules.discussion import mentions
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.rng import pick
-from autowerewolf.rules.roles import Camp, Role
+from autowerewolf.rules.roles import Camp, Role, on_wolf_side
 from autowerewolf.rules.state import Step
 from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import SeatView
@@ -79,7 +79,7 @@ class Situation:
 
     @property
     def is_wolf(self) -> bool:
-        return self.view.role is Role.WEREWOLF
+        return on_wolf_side(self.view.role)
 
     def random(self, pool: list[str]) -> str:
         key = f"{self.request.key}:heuristic"
@@ -167,15 +167,17 @@ def estimates(s: Situation) -> dict[str, Any]:
     rows: dict[str, dict[str, int]] = {}
     evidence: dict[str, str] = {}
     for seat in targets_of(s.view):
-        certain = revealed.get(seat) or (Role.WEREWOLF.value if seat in s.mates else None)
-        if certain is None and seat in s.known_wolves:
-            certain = Role.WEREWOLF.value
+        certain = revealed.get(seat)
         if certain is not None:
             rows[seat] = {r: 4 if r == certain else 0 for r in roles}
             evidence[seat] = f"known {certain}"
             continue
+        if seat in s.mates or seat in s.known_wolves:  # a wolf, of whichever wolf role
+            rows[seat] = {r: 4 if on_wolf_side(r) else 0 for r in roles}
+            evidence[seat] = f"known {' or '.join(r for r in roles if on_wolf_side(r))}"
+            continue
         good = s.is_wolf or seat in s.trusted or seat in checked_good
-        rows[seat] = {r: 0 if good and r == Role.WEREWOLF else 2 for r in roles}
+        rows[seat] = {r: 0 if good and on_wolf_side(r) else 2 for r in roles}
         if Role.SEER.value in rows[seat] and s.beliefs.seer_claims == [seat]:
             rows[seat][Role.SEER.value] = 3
         evidence[seat] = "believed good" if good else "no information"
@@ -227,7 +229,7 @@ def speech(view: SeatView, beliefs: Beliefs, known_wolves: list[str]) -> str:
             f"{s} is {'a wolf' if c is Camp.WOLF else 'good'}" for s, c in beliefs.my_checks.items()
         )
         return f"I am the seer. {results}. Vote {known_wolves[0]} out."
-    if view.role is not Role.WEREWOLF and known_wolves:
+    if not on_wolf_side(view.role) and known_wolves:
         return f"I believe the seer: {known_wolves[0]} is a wolf."
     return "I have no solid information yet; I am watching the votes."
 
@@ -240,7 +242,7 @@ class HeuristicPlayer(DecidesAtOnce):
         beliefs = read_view(view)
         alive = {p.seat for p in view.players if p.alive}
         known = [s for s, c in beliefs.my_checks.items() if c is Camp.WOLF and s in alive]
-        if view.role is not Role.WEREWOLF:
+        if not on_wolf_side(view.role):
             known += [s for s in beliefs.named_wolves if s in alive and s != view.seat]
         believed = {*beliefs.named_good, *beliefs.seer_claims} - set(known)
         trusted = tuple(p.seat for p in view.players if p.seat in believed)

@@ -17,21 +17,32 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from autowerewolf.prompts import speech_acts
 from autowerewolf.prompts.environment import waiting_line
+from autowerewolf.prompts.grounds import NO_GROUND
 from autowerewolf.prompts.memory import memory_text
 from autowerewolf.prompts.recall import FactsLedger, remember
 from autowerewolf.prompts.seat_prompt import question_prompt
+from autowerewolf.prompts.speech_acts import RESULTS, phrases
 from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Option
 from autowerewolf.rules.discussion import BID_OPTIONS
 from autowerewolf.rules.events import Event, EventKind
-from autowerewolf.rules.roles import Role
+from autowerewolf.rules.roles import ROLE_NAMES, Camp, Role, camp_of, on_wolf_side
 from autowerewolf.rules.steps import STEPS, TextKind, takes_text
 from autowerewolf.rules.views import SeatView
 
 PROTOCOL = "autowerewolf.agent/1"
 WAIT = "wait"
 TOKENS: tuple[str, ...] = (*(o.value for o in Option), *BID_OPTIONS)
+# A speech act's action is "say PHRASE" (prompts/speech_acts.py phrases); a wolf's whisper
+# "whisper TARGET": the target proposed, with the structured speakers' whisper as its text.
+SAY = "say "
+WHISPER = "whisper "
+# The roles a seat may claim: a good seat its own, a wolf any good one (speech_acts.phrases).
+CLAIMABLE: tuple[str, ...] = tuple(name for name in ROLE_NAMES if camp_of(name) is Camp.GOOD)
 # The steps that ask a seat something, in the step table's order.
 DECISION_STEPS: tuple[str, ...] = tuple(name for name, spec in STEPS.items() if spec.decides)
 ROLES: tuple[Role, ...] = tuple(Role)
@@ -45,29 +56,61 @@ GLOBAL_FEATURES: tuple[str, ...] = (
     "poison_available",
     "alive_share",
 )
-# Per seat, in seat order: public facts, then what this seat alone knows of it.
-SEAT_FEATURES: tuple[str, ...] = (
+# Per seat, in seat order: what the whole table knows of it ...
+PUBLIC_SEAT_FEATURES: tuple[str, ...] = (
     "alive",
     "sheriff",
-    "me",
-    "teammate",  # a fellow wolf (wolves only)
     "revealed_wolf",
     "revealed_good",
+    "can_vote",
+    *(f"claims={r}" for r in CLAIMABLE),  # its latest claim in a speech
+    "called_wolf",  # share of seats that reported a check finding it a wolf
+    "calls_wolves",  # share of seats it reported a check finding a wolf
+    "accused",  # share of seats whose latest accusation names it
+    "votes_received",  # share of the latest exile vote's ballots
+    "votes_received_all",  # exile ballots it received over the game, per seat (at most 1)
+    "votes_cast_all",  # exile ballots it cast on a seat over the game, per day (at most 1)
+)
+# ... then what this seat alone knows of it, or its relation to this seat.
+PRIVATE_SEAT_FEATURES: tuple[str, ...] = (
+    "me",
+    "teammate",  # a fellow wolf (wolves only)
     "checked_wolf",  # my own Seer checks
     "checked_good",
     "attacked",  # the wolves' latest victim, as the Witch was told
     "guarded_last",  # the Guard's own latest protection
-    "can_vote",
-    "claims_role",  # claimed a role in a speech (its latest claim)
+    "cured_by_me",  # the Witch's own cures
     "voted_me",  # in the latest exile vote
     "voted_by_me",
-    "votes_received",  # share of the latest exile vote's ballots
+    "accuses_me",  # its latest accusation names me
+    "accused_by_me",  # my latest accusation names it
+    "calls_me_wolf",  # it reported a check finding me a wolf
+    "called_wolf_by_me",  # I reported a check finding it a wolf
 )
+SEAT_FEATURES: tuple[str, ...] = (*PUBLIC_SEAT_FEATURES, *PRIVATE_SEAT_FEATURES)
+_COLUMN = {name: i for i, name in enumerate(SEAT_FEATURES)}
+_CLAIM_COLUMN = {r: _COLUMN[f"claims={r}"] for r in CLAIMABLE}
+_STEP_INDEX = {s: i for i, s in enumerate(DECISION_STEPS)}
+_ROLE_INDEX = {r: i for i, r in enumerate(ROLES)}
+
+
+def speech_act_names(seats: Sequence[str]) -> tuple[str, ...]:
+    """Every speech act of a board with these seats, as actions: each phrase that
+    speech_acts.phrases may offer, prefixed with SAY."""
+    about = [f"{kind} {s}" for s in seats for kind in ("accuse", "vouch")]
+    about += [f"check {s} {result}" for s in seats for result in RESULTS]
+    about += [f"saved {s}" for s in seats]
+    phrases_ = (*about, *(f"claim {r}" for r in CLAIMABLE), "defend", "follow_sheriff", "pass")
+    return tuple(SAY + phrase for phrase in phrases_)
+
+
+def whisper_names(seats: Sequence[str]) -> tuple[str, ...]:
+    return tuple(WHISPER + target for target in (*seats, Option.NONE.value))
 
 
 def action_names(seats: Sequence[str]) -> tuple[str, ...]:
-    """The fixed action list of a board with these seats."""
-    return (WAIT, *seats, *TOKENS)
+    """The fixed action list of a board with these seats (docs/training.md, "Actions")."""
+    return (WAIT, *seats, *TOKENS, *speech_act_names(seats), *whisper_names(seats))
 
 
 def feature_names(seats: Sequence[str]) -> tuple[str, ...]:
@@ -82,11 +125,47 @@ class Actions:
         self.index = {name: i for i, name in enumerate(self.names)}
 
     def mask(self, options: Sequence[str]) -> list[int]:
-        """1 for each legal option, 0 elsewhere; `wait` alone for a seat not asked."""
+        """1 for each legal action name, 0 elsewhere; `wait` alone for a seat not asked."""
         mask = [0] * len(self.names)
         for option in options or (WAIT,):
             mask[self.index[option]] = 1
         return mask
+
+
+def speech_menu(
+    seat: str,
+    role: Role,
+    living: Sequence[str],
+    roles: Sequence[str],
+    knowledge: "SeatKnowledge",
+) -> tuple[str, ...]:
+    """The speech acts `seat` may say, as actions: the structured speakers' own menu
+    (speech_acts.phrases, with no ground to give), so a good seat reports only its own
+    checks and cures and a wolf may bluff."""
+    ledger = knowledge.ledger
+    menu = phrases(seat, role, living, roles, ledger.checks(), sorted(ledger.saved()))
+    return tuple(SAY + phrase for phrase in menu)
+
+
+def whisper_menu(options: Sequence[str]) -> tuple[str, ...]:
+    """The whispers of a wolf whose proposal may name these `options`."""
+    return tuple(WHISPER + o for o in options)
+
+
+def speech_text(action: str, seat: str) -> str | None:
+    """The words of a speech act's action, as the structured speakers' renderer says them
+    (None: not a speech act)."""
+    if not action.startswith(SAY):
+        return None
+    return speech_acts.render(speech_acts.spoken([{"say": action.removeprefix(SAY)}]), seat)
+
+
+def whisper_action(action: str) -> tuple[str, str] | None:
+    """A whisper's target and words (None: not a whisper)."""
+    if not action.startswith(WHISPER):
+        return None
+    target = action.removeprefix(WHISPER)
+    return target, speech_acts.render_whisper(target, NO_GROUND)
 
 
 class SeatKnowledge:
@@ -107,50 +186,134 @@ class SeatKnowledge:
         return self
 
 
+@dataclass(frozen=True)
+class SeatFacts:
+    """What a seat knows of itself beyond the events: its role, its pack, its potions and
+    its last protection (the view's own fields), and the step it is asked, if any."""
+
+    seat: str
+    role: Role
+    day: int
+    step: str | None
+    teammates: tuple[str, ...]
+    cure_available: bool | None
+    poison_available: bool | None
+    last_guarded: str | None
+
+    @classmethod
+    def of(cls, view: SeatView) -> "SeatFacts":
+        return cls(view.seat, view.role, view.day, view.step, view.teammates,
+                   view.cure_available, view.poison_available, view.last_guarded)  # fmt: skip
+
+
+# A seat's public standing: alive, sheriff, publicly revealed role, can vote (PlayerInfo's).
+Standing = tuple[bool, bool, Role | None, bool]
+
+
+def public_block(seats: Sequence[str], standing: Sequence[Standing], public: FactsLedger) -> Any:
+    """The per-seat matrix of the public features (the private columns 0): the same for
+    every seat of the table, so an observer builds it once per state."""
+    n = len(seats)
+    block = np.zeros((n, len(SEAT_FEATURES)), np.float32)
+    index = {s: i for i, s in enumerate(seats)}
+    for i, (alive, sheriff, revealed, can_vote) in enumerate(standing):
+        row = block[i]
+        row[0], row[1], row[4] = alive, sheriff, can_vote
+        if revealed is not None:
+            row[2 if on_wolf_side(revealed) else 3] = 1.0
+    for seat, claim in public.claims.items():
+        column = _CLAIM_COLUMN.get(claim.value)
+        if column is not None:
+            block[index[seat], column] = 1.0
+    calls = _COLUMN["calls_wolves"]
+    for named, reporters in public.named_wolves.items():
+        block[index[named], _COLUMN["called_wolf"]] = len(reporters) / n
+        for reporter in reporters:
+            block[index[reporter], calls] += 1.0 / n
+    for target in public.accused.values():
+        block[index[target], _COLUMN["accused"]] += 1.0 / n
+    if public.votes:
+        received, cast, latest = _COLUMN["votes_received"], _COLUMN["votes_cast_all"], max(public.votes)
+        for day, ballots in public.votes.items():
+            for voter, target in ballots:
+                if target is None:
+                    continue
+                block[index[target], received + 1] += 1.0 / n
+                block[index[voter], cast] += 1.0 / FEATURE_DAYS
+                if day == latest:
+                    block[index[target], received] += 1.0 / n
+        np.minimum(block, 1.0, out=block)
+    return block
+
+
+def seat_features(
+    seats: Sequence[str], block: Any, public: FactsLedger, own: SeatKnowledge, facts: SeatFacts
+) -> Any:
+    """The structured observation of the seat of `facts`: GLOBAL_FEATURES, then
+    SEAT_FEATURES per seat (float32 in [0, 1]). `block` is the public block, `public` the
+    ledger of the public events, `own` the seat's knowledge of its private events (a
+    ledger fed every event it saw serves as both)."""
+    n = len(seats)
+    index = {s: i for i, s in enumerate(seats)}
+    out = np.zeros(len(GLOBAL_FEATURES) + n * len(SEAT_FEATURES), np.float32)
+    out[0] = min(facts.day, FEATURE_DAYS) / FEATURE_DAYS
+    if facts.step is not None:
+        out[1 + _STEP_INDEX[facts.step]] = 1.0
+    base = 1 + len(DECISION_STEPS)
+    out[base + _ROLE_INDEX[facts.role]] = 1.0
+    base += len(ROLES)
+    out[base], out[base + 1] = bool(facts.cure_available), bool(facts.poison_available)
+    out[base + 2] = block[:, 0].sum() / n
+    seat_block = out[len(GLOBAL_FEATURES) :].reshape(n, len(SEAT_FEATURES))
+    seat_block[:] = block
+    me = facts.seat
+
+    def mark(seat: str | None, column: str) -> None:
+        if seat is not None and seat in index:
+            seat_block[index[seat], _COLUMN[column]] = 1.0
+
+    mark(me, "me")
+    for mate in facts.teammates:
+        mark(mate, "teammate")
+    ledger = own.ledger
+    for checked, result in ledger.checks().items():
+        mark(checked, "checked_wolf" if result == "wolf" else "checked_good")
+    mark(own.attacked, "attacked")
+    mark(facts.last_guarded, "guarded_last")
+    for cured in ledger.saved():
+        mark(cured, "cured_by_me")
+    if public.votes:
+        for voter, target in public.votes[max(public.votes)]:
+            if target == me:
+                mark(voter, "voted_me")
+            elif voter == me:
+                mark(target, "voted_by_me")
+    for accuser, target in public.accused.items():
+        if target == me:
+            mark(accuser, "accuses_me")
+    mark(public.accused.get(me), "accused_by_me")
+    for reporter in public.named_wolves.get(me, ()):
+        mark(reporter, "calls_me_wolf")
+    for named, reporters in public.named_wolves.items():
+        if me in reporters:
+            mark(named, "called_wolf_by_me")
+    return out
+
+
+def view_standing(view: SeatView) -> list[Standing]:
+    return [(p.alive, p.sheriff, p.revealed_role, p.can_vote) for p in view.players]
+
+
 def features(view: SeatView, known: SeatKnowledge | None = None) -> list[float]:
-    """The structured observation: GLOBAL_FEATURES then SEAT_FEATURES per seat, each in
-    [0, 1], from the view alone. `known` is the view's events already read (an observer
-    that follows a game reads each event once); by default they are read from the view."""
+    """The structured observation of a view, read from the view alone (the environment
+    builds the same vector incrementally, tests/env/test_env_views.py). `known`: the view's
+    events already read; by default they are read from the view."""
     if known is None:
         known = SeatKnowledge(view.seat).observe(view.events)
-    ledger = known.ledger
-    step = view.step
-    out: list[float] = [min(view.day, FEATURE_DAYS) / FEATURE_DAYS]
-    out += [1.0 if step == s else 0.0 for s in DECISION_STEPS]
-    out += [1.0 if view.role is r else 0.0 for r in ROLES]
-    out += [1.0 if view.cure_available else 0.0, 1.0 if view.poison_available else 0.0]
-    n = len(view.players)
-    out.append(sum(p.alive for p in view.players) / n)
-    checks = ledger.checks()
-    ballots = ledger.votes[max(ledger.votes)] if ledger.votes else []
-    received: dict[str, int] = {}
-    for _, target in ballots:
-        if target is not None:
-            received[target] = received.get(target, 0) + 1
-    voted_me = {voter for voter, target in ballots if target == view.seat}
-    mine = {target for voter, target in ballots if voter == view.seat}
-    teammates = set(view.teammates)
-    attacked = known.attacked
-    for p in view.players:
-        revealed = p.revealed_role
-        out += [
-            float(p.alive),
-            float(p.sheriff),
-            float(p.seat == view.seat),
-            float(p.seat in teammates),
-            float(revealed is Role.WEREWOLF),
-            float(revealed is not None and revealed is not Role.WEREWOLF),
-            float(checks.get(p.seat) == "wolf"),
-            float(checks.get(p.seat) == "good"),
-            float(attacked == p.seat),
-            float(view.last_guarded == p.seat),
-            float(p.can_vote),
-            float(p.seat in ledger.claims),
-            float(p.seat in voted_me),
-            float(p.seat in mine),
-            received.get(p.seat, 0) / n,
-        ]
-    return out
+    seats = [p.seat for p in view.players]
+    block = public_block(seats, view_standing(view), known.ledger)
+    vector = seat_features(seats, block, known.ledger, known, SeatFacts.of(view))
+    return [float(x) for x in vector]
 
 
 @dataclass(frozen=True)

@@ -131,5 +131,5 @@ def test_the_ledger_notes_seer_reports_of_wolves_and_who_sided_with_an_exposed_w
     assert ledger.named_wolves == {"P03": ["P09", "P10"], "P04": ["P07"]}
     assert ledger.days_voted_with("P02") == {"P11": 2, "P12": 1}
     assert ledger.wolf_allies() == {}  # nobody is exposed yet
-    ledger.observe(_public(EventKind.SELF_EXPLOSION, 3, actor="P02"))
+    ledger.observe(_public(EventKind.SELF_EXPLOSION, 3, actor="P02", value="werewolf"))
     assert ledger.wolf_allies() == {"P11": "P02"}

@@ -21,7 +21,7 @@ from typing import Any
 from autowerewolf.evaluation.chance import random_likelihood, random_top_suspect
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.estimates import ROLE_ESTIMATES, likelihood
-from autowerewolf.rules.roles import Role
+from autowerewolf.rules.roles import Role, on_wolf_side
 
 # seat -> metric -> [numerator, denominator, chance numerator, its denominator]: the chance
 # parts cover the contributions whose chance level is known.
@@ -62,7 +62,7 @@ def _top_suspect_hit(data: Mapping[str, Any], roles: Mapping[str, Role]) -> floa
     if top == 0:
         return 0.0
     tied = [j for j, v in suspicion.items() if v == top]
-    return sum(roles[j] is Role.WEREWOLF for j in tied) / len(tied)
+    return sum(on_wolf_side(roles[j]) for j in tied) / len(tied)
 
 
 def add_beliefs(
@@ -70,14 +70,14 @@ def add_beliefs(
 ) -> None:
     """Add the game's est, irp_belief and deception contributions to `seats`."""
     for observed in estimate_rounds(records):
-        good = {i: d for i, d in observed.items() if roles[i] is not Role.WEREWOLF}
+        good = {i: d for i, d in observed.items() if not on_wolf_side(roles[i])}
         rated = {j for data in observed.values() for j in data["estimates"]}
         for j in sorted(rated):
             raters = [d for d in observed.values() if j in d["estimates"]]
             accs = [likelihood(d, j, roles[j].value) for d in raters]
             odds = [random_likelihood(len(d["estimates"][j])) for d in raters]
             add(seats, j, "est", sum(accs) / len(accs), chance=sum(odds) / len(odds))
-            if roles[j] is Role.WEREWOLF:
+            if on_wolf_side(roles[j]):
                 seen = [d for d in good.values() if j in d["estimates"]]
                 if seen:
                     fooled = 1 - sum(likelihood(d, j, WOLF) for d in seen) / len(seen)
@@ -85,6 +85,6 @@ def add_beliefs(
                     add(seats, j, "deception", fooled, chance=1 - sum(odds) / len(odds))
         for i, data in sorted(good.items()):
             rated_by_i = data["estimates"]
-            wolves = sum(roles[j] is Role.WEREWOLF for j in rated_by_i)
+            wolves = sum(on_wolf_side(roles[j]) for j in rated_by_i)
             chance = random_top_suspect(len(rated_by_i), wolves)
             add(seats, i, "irp_belief", _top_suspect_hit(data, roles), chance=chance)

@@ -53,7 +53,7 @@ from autowerewolf.evaluation.games.explosions import explosions
 from autowerewolf.evaluation.games.roles import roles_of
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.rules.events import Audience, Event, EventKind
-from autowerewolf.rules.roles import Role
+from autowerewolf.rules.roles import Role, on_wolf_side
 
 WOLF_SELF_KILL = "wolf_self_kill"
 WOLF_PACK_KILLS_WOLF = "wolf_pack_kills_wolf"
@@ -177,7 +177,7 @@ def _good_roles(
     """Witch, Seer and Hunter decisions."""
     out: list[Judgement] = []
     checked: set[str] = set()
-    goods = frozenset(s for s, r in roles.items() if r is not Role.WEREWOLF)
+    goods = frozenset(s for s, r in roles.items() if not on_wolf_side(r))
     for i, e in enumerate(events):
         if e.kind is EventKind.SEER_RESULT and e.seat and e.target:
             again = e.target in checked or e.target in revealed[i]
@@ -190,7 +190,7 @@ def _good_roles(
         shot = e.kind is EventKind.HUNTER_SHOT
         if not (poison or shot) or not e.actor or not e.target:
             continue  # a declined shot has no target: not a shot
-        good = roles[e.target] is not Role.WEREWOLF
+        good = not on_wolf_side(roles[e.target])
         public_good = good and e.target in revealed[i]
         on_good, on_public_good = (
             (WITCH_POISONS_GOOD, WITCH_POISONS_REVEALED_GOOD)
@@ -214,7 +214,7 @@ def _ballots(
 ) -> list[Judgement]:
     out: list[Judgement] = []
     checked_good: set[str] = set()  # the Seer's own results
-    wolves = frozenset(s for s, r in roles.items() if r is Role.WEREWOLF)
+    wolves = frozenset(s for s, r in roles.items() if on_wolf_side(r))
     for i, e in enumerate(events):
         if e.kind is EventKind.SEER_RESULT and e.target and e.value == "good":
             checked_good.add(e.target)
@@ -222,8 +222,8 @@ def _ballots(
             continue
         voter, target = e.actor, e.target
         legal = options.ballot(voter, e.day, e.round) if options else None
-        on_wolf = target is not None and roles[target] is Role.WEREWOLF
-        if roles[voter] is Role.WEREWOLF:
+        on_wolf = target is not None and on_wolf_side(roles[target])
+        if on_wolf_side(roles[voter]):
             out.append(Judgement(WOLF_VOTES_TEAMMATE_OUT, voter, i, on_wolf, legal, wolves))
             continue
         on_public_good = target is not None and not on_wolf and target in revealed[i]
@@ -259,7 +259,7 @@ def judgements(
     opportunities when exploding was illegal.
     """
     roles = roles_of(events)
-    wolves = {s for s, r in roles.items() if r is Role.WEREWOLF}
+    wolves = {s for s, r in roles.items() if on_wolf_side(r)}
     revealed = revealed_before(events)
     options = OptionsIndex(records) if records else None
     found = _wolf_nights(events, wolves, options)

@@ -11,7 +11,7 @@ from autowerewolf.evaluation.chance import SPEECH_STEPS, OptionsIndex
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.rules.decisions import Option
 from autowerewolf.rules.events import Event, EventKind
-from autowerewolf.rules.roles import Role
+from autowerewolf.rules.roles import Role, on_wolf_side
 
 GODS = frozenset({Role.SEER, Role.WITCH, Role.HUNTER, Role.GUARD, Role.IDIOT})
 
@@ -41,7 +41,7 @@ def _justified(
     A discussion explosion under spoken accusations counts as needless: speeches are text
     the metric does not read.
     """
-    living_wolves = {s for s, r in roles.items() if r is Role.WEREWOLF and s not in dead}
+    living_wolves = {s for s, r in roles.items() if on_wolf_side(r) and s not in dead}
     if living_wolves <= {wolf}:
         return False
     if candidates is not None and wolf in candidates:
@@ -65,7 +65,7 @@ def explosions(
     events: Sequence[Event], roles: Mapping[str, Role], options: OptionsIndex | None
 ) -> list[Opportunity]:
     """Every explosion opportunity of the game's wolves, judged."""
-    wolves = {s for s, r in roles.items() if r is Role.WEREWOLF}
+    wolves = {s for s, r in roles.items() if on_wolf_side(r)}
     out: list[Opportunity] = []
     dead: set[str] = set()
     candidates: set[str] | None = None  # None: no election running

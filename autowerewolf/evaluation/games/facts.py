@@ -19,7 +19,7 @@ from autowerewolf.evaluation.tournament.config import Price
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.events import Event, EventKind
-from autowerewolf.rules.roles import Role
+from autowerewolf.rules.roles import camp_of
 
 # 3: probe calls counted apart and the debate measurements of games played with probes;
 # model, agent design, blunders and Est per seat; notes are not counted as decisions.
@@ -145,7 +145,7 @@ def game_row(
             contestant=_label(seat, seating, models, agents),
             kind=seating.kind_of(seat),
             role=role.value,
-            camp="wolf" if role is Role.WEREWOLF else "good",
+            camp=camp_of(role).value,
             alive=alive[seat],
             decisions=0,
             fallbacks=0,

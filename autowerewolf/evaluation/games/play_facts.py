@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from autowerewolf.evaluation.chance import OptionsIndex, share, targets
 from autowerewolf.rules.events import Event, EventKind
-from autowerewolf.rules.roles import Role
+from autowerewolf.rules.roles import Role, on_wolf_side
 
 
 @dataclass
@@ -38,7 +38,7 @@ class GameBallots:
 def ballots(
     events: Sequence[Event], roles: Mapping[str, Role], options: OptionsIndex | None
 ) -> GameBallots:
-    wolves = {s for s, r in roles.items() if r is Role.WEREWOLF}
+    wolves = {s for s, r in roles.items() if on_wolf_side(r)}
     rounds: dict[tuple[int, int], list[Event]] = defaultdict(list)
     candidates: dict[int, set[str]] = defaultdict(set)
     out = GameBallots()
@@ -55,7 +55,7 @@ def ballots(
             choices = legal(e)
             if (e.round or 1) == 1:
                 candidates[e.day].update(targets(choices or ()))
-            if roles[e.actor] is not Role.WEREWOLF:
+            if not on_wolf_side(roles[e.actor]):
                 mine = out.seats[e.actor]
                 mine.cast += 1
                 mine.at_wolves += int(e.target is not None and e.target in wolves)
@@ -70,7 +70,7 @@ def ballots(
                 deciding = max(r for d, r in rounds if d == e.day)
                 for ballot in rounds[(e.day, deciding)]:
                     assert ballot.actor is not None
-                    if roles[ballot.actor] is not Role.WEREWOLF:
+                    if not on_wolf_side(roles[ballot.actor]):
                         mine = out.seats[ballot.actor]
                         mine.deciding += 1
                         mine.at_exiled += int(ballot.target == e.target)
@@ -101,7 +101,7 @@ def role_kpi(
     wolves / shots (chance: wolves among the seats it could shoot). Werewolf: alive at the
     end / 1, an outcome without a chance level.
     """
-    wolves = {s for s, r in roles.items() if r is Role.WEREWOLF}
+    wolves = {s for s, r in roles.items() if on_wolf_side(r)}
     kpi: dict[str, Kpi] = {s: Kpi(int(alive[s]), 1, None) for s in wolves}
     found: set[str] = set()
     counts: dict[Role, list[float]] = defaultdict(lambda: [0, 0, 0.0])  # num, den, chance

@@ -34,6 +34,7 @@ from threadpoolctl import threadpool_limits
 
 from autowerewolf.evaluation.bootstrap import Resamples
 from autowerewolf.evaluation.report.metrics import GameTeams
+from autowerewolf.rules.roles import on_wolf_side
 
 MIN_STDDEV = 1e-6
 L1_WEIGHT = 1e-6  # polarix's default weight decay of the duals: keeps them finite
@@ -218,7 +219,7 @@ def role_games(teams: Sequence[GameTeams], names: Sequence[str]) -> RoleGames:
         for name, role in t.roles:
             if (role, name) in column:
                 held[g, column[(role, name)]] = 1
-                won[g, column[(role, name)]] = t.outcome == (0.0 if role == "werewolf" else 1.0)
+                won[g, column[(role, name)]] = t.outcome == (0.0 if on_wolf_side(role) else 1.0)
     return RoleGames(roles, held, won)
 
 

@@ -24,6 +24,7 @@ from scipy.optimize import minimize
 
 from autowerewolf.evaluation.bootstrap import Resamples
 from autowerewolf.evaluation.report.metrics import GameTeams
+from autowerewolf.rules.roles import on_wolf_side
 
 RIDGE = 0.1
 # Skills closer than this (in logits) are a tie: the fits converge to about 1e-9, so two
@@ -178,7 +179,7 @@ def bradley_terry_by_role(
     for g, t in enumerate(teams):
         n_good, n_wolf = sum(t.good.values()), sum(t.wolf.values())
         for (name, role), n in t.roles.items():
-            x[g, index[(name, role)]] = -n / n_wolf if role == "werewolf" else n / n_good
+            x[g, index[(name, role)]] = -n / n_wolf if on_wolf_side(role) else n / n_good
     full, boot = _bootstrap_fit(x, y, resamples, min(count, resamples.count))
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
     return {k: (float(full[1 + i]), float(lo[i]), float(hi[i])) for k, i in index.items()}

@@ -47,7 +47,7 @@ from autowerewolf.evaluation.games.blunders import METRICS as BLUNDER_METRICS
 from autowerewolf.evaluation.games.facts import GameRow, SeatRow
 from autowerewolf.evaluation.report import designs as design_report
 from autowerewolf.evaluation.report import validity
-from autowerewolf.rules.roles import GODS
+from autowerewolf.rules.roles import GODS, camp_of
 
 # The gods (rules/roles.py): a board's key roles, whose survival the report follows.
 KEY_ROLES = frozenset(role.value for role in GODS)
@@ -264,7 +264,7 @@ class Aggregator:
 
 
 def _camp(role: str) -> str:
-    return "wolf" if role == "werewolf" else "good"
+    return camp_of(role).value
 
 
 @dataclass
