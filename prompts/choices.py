@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from autowerewolf.rules.roles import GODS, on_wolf_side
+from autowerewolf.rules.roles import GODS, Role, on_wolf_side
 from autowerewolf.rules.steps import steps_where
 from autowerewolf.rules.views import SeatView
 
@@ -172,11 +172,16 @@ def explosion_note(view: SeatView) -> str | None:
     the choices: named last, a small model chose it at nearly every speech."""
     if "explode" not in view.options:
         return None
+    king = (
+        " As the White Wolf King you then name one player to take with you."
+        if view.role is Role.WHITE_WOLF_KING
+        else ""
+    )
     return (
         "As a werewolf you may also answer 'explode' instead: you die at once, revealed as a "
         "werewolf, and the rest of the day (speeches and vote) is cancelled. It costs your team "
         "a player, so it is only for a last resort, such as when you or a fellow wolf is about "
-        "to be exiled."
+        "to be exiled." + king
     )
 
 

@@ -106,6 +106,8 @@ class FactsLedger:
         elif kind is EventKind.SELF_EXPLOSION and event.value:
             note(Fact("reveal", event.actor, event.value, day))
             note(Fact("death", event.actor, "exploded", day))
+        elif kind is EventKind.WOLF_KING_TAKE and event.target:
+            note(Fact("death", event.target, "taken", day))
         elif kind is EventKind.IDIOT_FLIP:
             note(Fact("reveal", event.actor, "idiot", day))
         elif kind is EventKind.DUEL and event.target:

@@ -176,6 +176,7 @@ _FORMATS: dict[EventKind, Format] = {
     EventKind.SELF_EXPLOSION: lambda e, r: (
         f"{e.actor} self-explodes and is revealed as {_a(_role_words(e.value))}."
     ),
+    EventKind.WOLF_KING_TAKE: lambda e, r: f"{e.actor} takes {e.target} with him; {e.target} dies.",
     EventKind.DUEL: lambda e, r: (
         f"{e.actor} reveals as the Knight and duels {e.target}: "
         + (

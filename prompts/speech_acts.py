@@ -217,7 +217,7 @@ def outs_itself(text: str, role: Role) -> bool:
 # witch (day 1)", "(exiled day 1)"). No player says these: 3 of a random sample of 20 texts
 # of ten embedded-model games (seeds 29-38), and 2 of another set of ten.
 _NOTATION = re.compile(
-    r"\b(?:SEAT|ROLE)\b|[{}]|->|\((?:exiled |shot |exploded |dueled )?(?:day|night) \d+\)"
+    r"\b(?:SEAT|ROLE)\b|[{}]|->|\((?:exiled |shot |exploded |dueled |taken )?(?:day|night) \d+\)"
 )
 
 

@@ -113,6 +113,11 @@ def _special_rules(rules: TableRules) -> str:
             " or poisoned" if flags.hunter_can_shoot_if_poisoned else " (not when poisoned)"
         )
         lines.append(f"The Hunter, when {when}, may shoot one player, revealing himself.")
+    if Role.WHITE_WOLF_KING in rules.roles and flags.allow_wolf_self_explode:
+        lines.append(
+            "The White Wolf King is a werewolf who, when he self-explodes, may take one "
+            "player with him: that player dies at once, without last words."
+        )
     if Role.KNIGHT in rules.roles:
         lines.append(
             "The Knight, once per game in his discussion turn, may duel a player instead of "

@@ -105,6 +105,11 @@ BOARDS: dict[str, Board] = {
     "12-K": Board(
         name="12-K", roles=_roles(werewolf=4, villager=4, seer=1, witch=1, hunter=1, knight=1)
     ),
+    # 12-A with one werewolf made the White Wolf King (docs/rules.md §12).
+    "12-W": Board(
+        name="12-W",
+        roles=_roles(werewolf=3, white_wolf_king=1, villager=4, seer=1, witch=1, hunter=1, guard=1),
+    ),
     "9-standard": Board(
         name="9-standard", roles=_roles(werewolf=3, villager=3, seer=1, witch=1, hunter=1)
     ),

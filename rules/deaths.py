@@ -30,7 +30,7 @@ def can_shoot(state: GameState, seat_id: str) -> bool:
     seat = state.seat(seat_id)
     if seat.role is not Role.HUNTER:
         return False
-    if seat.death_cause in (Cause.WOLF_KILL, Cause.EXILE):
+    if seat.death_cause in (Cause.WOLF_KILL, Cause.EXILE, Cause.TAKEN):
         return True
     return seat.death_cause is Cause.POISON and state.config.variants.hunter_can_shoot_if_poisoned
 

@@ -39,6 +39,7 @@ class EventKind(StrEnum):
     HUNTER_SHOT = "hunter_shot"
     SELF_EXPLOSION = "self_explosion"
     DUEL = "duel"  # the Knight duels a seat: value wolf or good
+    WOLF_KING_TAKE = "wolf_king_take"  # an exploding White Wolf King takes a seat along
     IDIOT_FLIP = "idiot_flip"
     EXILE = "exile"
     GAME_OVER = "game_over"

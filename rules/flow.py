@@ -18,7 +18,7 @@ the table's `next`.
 
 from collections.abc import Callable
 
-from autowerewolf.rules import day, discussion, night, sheriff
+from autowerewolf.rules import day, discussion, night, sheriff, wolf_king
 from autowerewolf.rules.common import clockwise_from, draw, event, role_alive, seat_of_role
 from autowerewolf.rules.events import Audience, Event, EventKind
 from autowerewolf.rules.outcome import Outcome, Resolved
@@ -208,6 +208,15 @@ def continue_day(state: GameState, events: list[Event]) -> GameState:
     return fall_night(state, events)
 
 
+def _after_explosion(state: GameState, _events: list[Event]) -> GameState:
+    """A wolf exploded: a White Wolf King first names whom he takes (docs/rules.md §12)."""
+    wolf = state.exploder
+    assert wolf is not None
+    if wolf_king.takes_someone(state, wolf):
+        return state.model_copy(update={"step": Step.WOLF_KING_TAKE, "speakers": (wolf,)})
+    return state.model_copy(update={"step": Step.SELF_EXPLOSION})
+
+
 def _keep(state: GameState, _events: list[Event]) -> GameState:
     return state
 
@@ -227,7 +236,7 @@ ENTER: dict[str, Transition] = {
 AFTER: dict[Outcome, Transition] = {
     Outcome.NEXT_SEAT: _keep,
     Outcome.GAME_OVER: _keep,
-    Outcome.EXPLODED: goto(Step.SELF_EXPLOSION),
+    Outcome.EXPLODED: _after_explosion,
     Outcome.CHAIN: run_chain,
     Outcome.ELECTED: goto(Step.ANNOUNCE),
     Outcome.CAMPAIGN: goto(Step.ELECTION_SPEECH),

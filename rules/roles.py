@@ -16,6 +16,7 @@ class Role(StrEnum):
     GUARD = "guard"
     IDIOT = "idiot"
     KNIGHT = "knight"
+    WHITE_WOLF_KING = "white_wolf_king"
 
 
 class Camp(StrEnum):
@@ -39,6 +40,8 @@ ROLE_TABLE: dict[Role, RoleSpec] = {
     Role.GUARD: RoleSpec(Camp.GOOD, god=True, night=True),
     Role.IDIOT: RoleSpec(Camp.GOOD, god=True),
     Role.KNIGHT: RoleSpec(Camp.GOOD, god=True),
+    # He wakes with the pack: the werewolves' call is his (docs/rules.md §12).
+    Role.WHITE_WOLF_KING: RoleSpec(Camp.WOLF),
 }
 ROLE_NAMES: tuple[str, ...] = tuple(role.value for role in ROLE_TABLE)
 CAMP_NAMES: tuple[str, ...] = tuple(camp.value for camp in Camp)

@@ -49,6 +49,12 @@ def speech_step(label: str) -> Resolver:
 
 def resolve_self_explosion(state: GameState, events: list[Event]) -> Resolved:
     """The wolf dies at once, revealed; the rest of the day is cancelled (RULES §6)."""
+    return explode(state, events)
+
+
+def explode(state: GameState, events: list[Event], taken: str | None = None) -> Resolved:
+    """The self-explosion of `state.exploder`, with the player a White Wolf King takes along
+    (`taken`, docs/rules.md §12): both die in one batch of deaths."""
     wolf = state.exploder
     assert wolf is not None
     state = state.replace_seat(wolf, revealed=True).model_copy(
@@ -56,11 +62,22 @@ def resolve_self_explosion(state: GameState, events: list[Event]) -> Resolved:
     )
     role = state.seat(wolf).role
     events.append(event(state, EventKind.SELF_EXPLOSION, Audience.PUBLIC, actor=wolf, value=role))
+    if taken is not None:
+        events.append(
+            event(state, EventKind.WOLF_KING_TAKE, Audience.PUBLIC, actor=wolf, target=taken)
+        )
     if state.badge is BadgeStatus.UNDECIDED and state.config.variants.sheriff_enabled:
         state = sheriff.swallow_badge(state, events)
     # A wolf whose night death is not yet announced may still explode: he is already dead.
+    dead = []
     if state.seat(wolf).alive:
         state = kill(state, wolf, Cause.EXPLOSION, events)
-        state = push_chain(state, (wolf,))
+        dead.append(wolf)
+    # A seat already dead in the night, not yet announced, is not killed twice.
+    if taken is not None and state.seat(taken).alive:
+        state = kill(state, taken, Cause.TAKEN, events)
+        dead.append(taken)
+    if dead:
+        state = push_chain(state, tuple(dead))
     after = Step.ANNOUNCE if state.unannounced else Step.WOLVES
     return state.model_copy(update={"after_chain": after}), Outcome.CHAIN

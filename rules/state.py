@@ -39,6 +39,7 @@ class Step(StrEnum):
     EXILE_PK_SPEECH = "exile_pk_speech"
     SELF_EXPLOSION = "self_explosion"
     DUEL = "duel"
+    WOLF_KING_TAKE = "wolf_king_take"
     GAME_OVER = "game_over"
 
 
@@ -49,6 +50,7 @@ class Cause(StrEnum):
     SHOT = "shot"
     EXPLOSION = "explosion"
     DUEL = "duel"
+    TAKEN = "taken"  # taken along by an exploding White Wolf King
 
 
 class BadgeStatus(StrEnum):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from autowerewolf.rules import chain, day, discussion, knight, night, sheriff, speeches
+from autowerewolf.rules import chain, day, discussion, knight, night, sheriff, speeches, wolf_king
 from autowerewolf.rules.decisions import Answers, Option, Options
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.keys import BadKey, DecisionKey
@@ -107,7 +107,9 @@ _AFTER_DEATHS = (
     Step.EXILE_VOTE,
     Step.EXILE_ROLL_CALL,
 )
-_SPEECH_NEXT = (Step.SELF_EXPLOSION,)
+# A wolf explodes; a White Wolf King first names whom he takes along.
+_EXPLOSION_NEXT = (Step.SELF_EXPLOSION, Step.WOLF_KING_TAKE)
+_SPEECH_NEXT = _EXPLOSION_NEXT
 
 STEPS: dict[str, StepSpec] = {
     Step.WOLVES: StepSpec(
@@ -188,7 +190,7 @@ STEPS: dict[str, StepSpec] = {
     ),
     Step.ELECTION_SIGNUP: StepSpec(
         StepKind.DAY,
-        next=(Step.ELECTION_SPEECH, Step.ANNOUNCE, Step.SELF_EXPLOSION),
+        next=(Step.ELECTION_SPEECH, Step.ANNOUNCE, *_EXPLOSION_NEXT),
         options=sheriff.signup_options,
         words=(Option.RUN.value, Option.PASS.value, Option.EXPLODE.value),
         round_of=sheriff.election_round,
@@ -212,7 +214,7 @@ STEPS: dict[str, StepSpec] = {
     ),
     Step.ELECTION_WITHDRAW: StepSpec(
         StepKind.DAY,
-        next=(Step.ELECTION_VOTE, Step.ANNOUNCE, Step.SELF_EXPLOSION),
+        next=(Step.ELECTION_VOTE, Step.ANNOUNCE, *_EXPLOSION_NEXT),
         options=sheriff.withdraw_options,
         words=(Option.STAY.value, Option.WITHDRAW.value, Option.NONE.value, Option.EXPLODE.value),
         round_of=sheriff.election_round,
@@ -393,6 +395,21 @@ STEPS: dict[str, StepSpec] = {
         effect="harm",
         power=True,
         role=Role.KNIGHT,
+    ),
+    Step.WOLF_KING_TAKE: StepSpec(
+        StepKind.DAY,
+        next=_AFTER_DEATHS,
+        options=wolf_king.take_options,
+        in_turn=True,
+        words=(Option.NONE.value,),
+        names_seats=True,
+        resolve=wolf_king.apply_take,
+        prompt="wolf_king_take",
+        rule="§12",
+        public=True,
+        effect="harm",
+        power=True,
+        role=Role.WHITE_WOLF_KING,
     ),
     Step.GAME_OVER: StepSpec(StepKind.END, next=(), resolve=None, rule="§8"),
 }

@@ -92,7 +92,8 @@ def shared_view(view: SeatView) -> str:
     bid is told to its bidder alone, so every view is its own."""
     if view.rules.variants.discussion is not DiscussionProtocol.ROUND_ROBIN:
         return view.seat
-    if view.camp is Camp.WOLF:
+    # A wolf role dealt once (the White Wolf King) reads its own role's words: its own view.
+    if view.camp is Camp.WOLF and view.rules.roles.count(view.role) > 1:
         return "pack"
     if view.role in _TOLD_ALONE or view.rules.roles.count(view.role) == 1:
         return view.seat

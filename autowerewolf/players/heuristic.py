@@ -188,6 +188,12 @@ def _speak(s: Situation) -> str:
     # A Knight duels the wolf a lone Seer claimant named (docs/rules.md §11).
     if Option.DUEL in s.options and s.known_wolves:
         return Option.DUEL.value
+    # The lone Seer claimant named the White Wolf King or a fellow wolf: the pack is losing,
+    # so he explodes and takes her with him (docs/rules.md §12).
+    pack = {s.view.seat, *s.mates}
+    exposed = s.beliefs.seer_claims and pack & set(s.beliefs.named_wolves)
+    if s.view.role is Role.WHITE_WOLF_KING and Option.EXPLODE in s.options and exposed:
+        return Option.EXPLODE.value
     plain = [o for o in s.options if o not in (Option.EXPLODE, Option.DUEL)]
     return Option.SPEAK.value if Option.SPEAK.value in plain else plain[0]
 
@@ -217,6 +223,9 @@ RULES: dict[str, Callable[[Situation], str]] = {
     Step.EXILE_ROLL_CALL: _exile_vote,
     Step.DISCUSSION_BID: _bid,
     Step.DUEL: lambda s: s.first(s.known_wolves),
+    Step.WOLF_KING_TAKE: lambda s: s.first(
+        _outsiders(s, s.beliefs.seer_claims), [Option.NONE.value]
+    ),
     PRE_VOTE: _exile_vote,  # a synthetic vote is the vote the seat would cast now
     SPEECH_VOTES: _exile_vote,
 }

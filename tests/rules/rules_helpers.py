@@ -28,12 +28,14 @@ LETTERS = {
     "G": Role.GUARD,
     "I": Role.IDIOT,
     "K": Role.KNIGHT,
+    "Z": Role.WHITE_WOLF_KING,
 }
 # Default fixed deals: wolves P01-P04, villagers P05-P08, then the gods.
 LAYOUTS = {
     "12-A": "WWWWVVVVSXHG",
     "12-B": "WWWWVVVVSXHI",
     "12-K": "WWWWVVVVSXHK",
+    "12-W": "ZWWWVVVVSXHG",
     "9-standard": "WWWVVVSXH",
     "8-arena": "WWVVVVSG",
     "kaggle": "WWVVVVSG",
@@ -299,7 +301,9 @@ def leaks(state: GameState, view: Any) -> list[str]:
                 problems.append(f"another seat's {where}")
         elif e.kind in _PRIVATE_KINDS:
             owner = _PRIVATE_KINDS[e.kind]
-            if me.role is not owner:
+            # The wolves' events are every wolf's, whichever wolf role he holds.
+            wolves_event = owner is Role.WEREWOLF and me.is_wolf
+            if me.role is not owner and not wolves_event:
                 problems.append(f"private {where} seen by {me.role}")
             if e.audience is Audience.SEAT and e.seat != me.id:
                 problems.append(f"another seat's {where}")

@@ -23,6 +23,9 @@ ELECTION_STEPS = {
     Step.ELECTION_VOTE,
     Step.ELECTION_PK_SPEECH,
 }
+# The night's dead take part until announced: the election, and the take of a White Wolf
+# King who explodes in it (docs/rules.md §12).
+UNTIL_ANNOUNCED = {*ELECTION_STEPS, Step.WOLF_KING_TAKE}
 DEAD_MAY_ACT = {Step.HUNTER_SHOT, Step.BADGE, Step.LAST_WORDS}
 SEAT_OPTION = "P"
 
@@ -97,7 +100,7 @@ def check_decision(state, decision) -> None:
         seat = state.seat(seat_id)
         assert options, f"{step}: {seat_id} has no option"
         if not seat.alive:
-            allowed = (step in ELECTION_STEPS and seat_id in unannounced) or (
+            allowed = (step in UNTIL_ANNOUNCED and seat_id in unannounced) or (
                 step in DEAL_WITH_DEAD and DEAL_WITH_DEAD[step](state, seat_id)
             )
             assert allowed, f"dead {seat_id} asked at {step}"
@@ -109,7 +112,7 @@ def check_decision(state, decision) -> None:
         for option in options:
             if option.startswith(SEAT_OPTION):
                 target = state.seat(option)
-                ok = target.alive or (step in ELECTION_STEPS and option in unannounced)
+                ok = target.alive or (step in UNTIL_ANNOUNCED and option in unannounced)
                 assert ok, f"{step}: dead {option} offered to {seat_id}"
                 if step in (Step.EXILE_VOTE, Step.EXILE_ROLL_CALL):
                     self_vote = state.config.variants.exile_self_vote
