@@ -23,7 +23,16 @@ from typing import Any, Literal
 from autowerewolf.players.asker import Moment, bounded
 from autowerewolf.players.base import Player
 from autowerewolf.players.factory import PlayerFactory, basic_player
-from autowerewolf.players.observation import Actions, prompted
+from autowerewolf.players.observation import (
+    DECISION_STEPS,
+    Actions,
+    SeatKnowledge,
+    prompted,
+    speech_menu,
+    speech_text,
+    whisper_action,
+    whisper_menu,
+)
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import MAX_SEED, GameConfig, make_config
@@ -35,7 +44,7 @@ from autowerewolf.rules.decisions import (
     PendingDecision,
 )
 from autowerewolf.rules.engine import apply, is_terminal, new_game, play_out, returns
-from autowerewolf.rules.events import Event
+from autowerewolf.rules.events import Audience, Event
 from autowerewolf.rules.random_play import random_action
 from autowerewolf.rules.rng import seat_seed
 from autowerewolf.rules.roles import CAMP_NAMES, Camp
@@ -70,6 +79,8 @@ class Table:
         penalty: float = DEFAULT_PENALTY,
         shaping: float = 0.0,
         record_examples: bool = False,
+        steps: Sequence[str] | None = None,
+        assist: Seating | None = None,
     ) -> None:
         if illegal not in ("penalty", "error"):
             raise ValueError(f"illegal must be 'penalty' or 'error', not {illegal!r}")
@@ -89,6 +100,13 @@ class Table:
         if "human" in (self.seating.default, *self.seating.seats.values()):
             raise ValueError("a training table has no human seats")
         self.players = players
+        # The steps the trainer answers for its seats (None: every step); at the others its
+        # seats are answered by `assist`'s players (default: the opponents' seating).
+        self.steps = frozenset(steps) if steps is not None else None
+        unknown_steps = sorted((self.steps or frozenset()) - set(DECISION_STEPS))
+        if unknown_steps:
+            raise ValueError(f"unknown step {unknown_steps[0]!r} ({', '.join(DECISION_STEPS)})")
+        self.assist = assist or self.seating
         self.illegal: IllegalMode = illegal
         self.penalty = penalty
         self.shaping = shaping
@@ -102,6 +120,8 @@ class Table:
         self.controlled: tuple[str, ...] = ()
         self._controlled: frozenset[str] = frozenset()
         self.asked: dict[str, tuple[str, ...]] = {}  # controlled seats asked now
+        self._legal: dict[str, tuple[str, ...]] = {}  # their legal action names, built once
+        self._known: dict[str, SeatKnowledge] = {}  # what each seat saw, read incrementally
         self.key: str | None = None  # the pending decision's key
         self._decision: PendingDecision | None = None
         self._text: TextKind | None = None  # the text the pending step takes
@@ -156,6 +176,7 @@ class Table:
         root = self.config.player_root(self.seating.player_seed)
         self._seeds = {s: seat_seed(root, s) for s in self.seats}
         self._history = {}
+        self._known = {}
         self.controlled = self._resolve_controlled(self.state)
         self._controlled = frozenset(self.controlled)
         self.fallbacks = dict.fromkeys(self.controlled, 0)
@@ -190,15 +211,18 @@ class Table:
         def answer(
             state: GameState, events: Sequence[Event], decision: PendingDecision
         ) -> dict[str, Action] | None:
+            trained = self.steps is None or decision.step in self.steps
             answers = {
                 seat: self._opponent_answer(state, seat, decision)
                 for seat in decision.options
-                if seat not in self._controlled
+                if seat not in self._controlled or not trained
             }
             asked = {s: o for s, o in decision.options.items() if s in self._controlled}
+            if not trained:
+                return answers
             if not asked:
                 return answers
-            self.asked, self._answers = asked, answers
+            self.asked, self._answers, self._legal = asked, answers, {}
             self.key, self._decision = decision.key, decision
             self._text = takes_text(decision.step)
             return None
@@ -210,15 +234,16 @@ class Table:
     def _opponent_answer(self, state: GameState, seat: str, decision: PendingDecision) -> Action:
         """An opponent's answer, asked as the graph asks it (players/asker.py)."""
         options = decision.options[seat]
-        kind = self.seating.kind_of(seat)
+        seating = self.assist if seat in self._controlled else self.seating
+        kind = seating.kind_of(seat)
         if kind == "random":  # what RandomPlayer.decide answers, without building the view
             return random_action(self._seeds[seat], decision.key, options, seat)
         history = self._history.setdefault(seat, [])
-        moment = Moment("", state, self.events, history, self.seating)
+        moment = Moment("", state, self.events, history, seating)
         request = moment.request(seat, decision)
         player = self._opponents.get(seat)
         if player is None:
-            player = self.players(seat, kind, self.seating, request.view)
+            player = self.players(seat, kind, seating, request.view)
             self._opponents[seat] = player
         answer = bounded(player.decide(request))
         history += [answer.record, *answer.notes]
@@ -226,11 +251,48 @@ class Table:
 
     # --- the trainer's answers -------------------------------------------------------
 
+    def knowledge(self, seat: str) -> SeatKnowledge:
+        """What `seat` noted from the events told to it alone or to its pack (its checks,
+        cures, the attack it was told), each read once; the public events are everyone's
+        (the observer reads them once for all seats)."""
+        known = self._known.get(seat)
+        if known is None:
+            known = self._known[seat] = SeatKnowledge(seat)
+        events = self.events
+        if known.seen < len(events):
+            is_wolf = self.game.seat(seat).is_wolf
+            known.observe(
+                e
+                for e in events[known.seen :]
+                if e.audience is not Audience.PUBLIC and e.visible_to(seat, is_wolf)
+            )
+            known.seen = len(events)
+        return known
+
+    def legal(self, seat: str) -> tuple[str, ...]:
+        """The action names legal for `seat` now: its options, and at a speech the speech
+        acts of the structured speakers' menu, at a wolf's proposal the whispers."""
+        legal = self._legal.get(seat)
+        if legal is not None:
+            return legal
+        options = self.asked.get(seat, ())
+        legal = options
+        if self._text == "speech" and Option.SPEAK in options:
+            game = self.game
+            living = [s.id for s in game.seats if s.id in game.publicly_alive]
+            roles = list(dict.fromkeys(r.value for r in self.config.roles))
+            role = game.seat(seat).role
+            legal = (*options, *speech_menu(seat, role, living, roles, self.knowledge(seat)))
+        elif self._text == "message":
+            legal = (*options, *whisper_menu(options))
+        self._legal[seat] = legal
+        return legal
+
     def to_action(self, seat: str, action: object) -> tuple[Action, str | None]:
         """The trainer's action for `seat` as the engine's, and what was wrong with it (None
         if it was legal). Accepted: an action index, an option name, a pair (option, text)
         or a mapping {"option": ..., "text": ...}."""
-        options = self.asked.get(seat, ())
+        options = self.legal(seat)
         option, text = action, ""
         if isinstance(action, Mapping):
             option, text = action.get("option"), action.get("text", "")
@@ -246,8 +308,15 @@ class Table:
             shown = name if name is not None else repr(option)
             problem = f"{seat} at {self.key}: {shown} is not legal (legal: {', '.join(options)})"
         if problem is not None:
-            return random_action(self._seeds[seat], self.key or "", options, seat), problem
+            engine_options = self.asked.get(seat, ())
+            return random_action(self._seeds[seat], self.key or "", engine_options, seat), problem
         assert name is not None
+        said = speech_text(name, seat)
+        if said is not None:
+            return Action(option=Option.SPEAK, text=said), None
+        whisper = whisper_action(name)
+        if whisper is not None:
+            return Action(option=whisper[0], text=whisper[1]), None
         if self._text is None:
             plain = self._plain.get(name)
             if plain is None:

@@ -9,7 +9,9 @@ ways to run the environment, every seat controlled by the trainer and random leg
     no observation is built: the environment's own cost (also without PettingZoo's
     order-enforcing wrapper, `raw_env`);
   - structured: `observe` builds the feature vector and mask (no text);
-  - text: `observe` also renders the seat's prompt text.
+  - text: `observe` also renders the seat's prompt text (opt-in: `text_observations=True`);
+  - parallel: `parallel_env()` with features, which observes only the seats asked.
+Each line ends with its ratio to the engine alone in the same run.
 
 Usage: python benchmarks/environment.py [--games N] [--board 12-A]
 """
@@ -22,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from autowerewolf.env import env, raw_env
+from autowerewolf.env import env, parallel_env, raw_env
 from autowerewolf.rules.config import make_config
 from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_decision
 from autowerewolf.rules.random_play import EXPLODE_CHANCE, random_answers
@@ -77,6 +79,27 @@ def env_games(board: str, games: int, observe: str, wrapped: bool = True) -> int
     return decisions
 
 
+def parallel_games(board: str, games: int) -> int:
+    """Random legal actions through `parallel_env()` with feature observations."""
+    werewolf = parallel_env(board)
+    rng = random.Random(0)
+    names = werewolf.table.actions.names
+    decisions = 0
+    for seed in range(games):
+        observations, _ = werewolf.reset(seed=seed)
+        while werewolf.agents:
+            asked = werewolf.table.asked
+            actions = {}
+            for agent, obs in observations.items():
+                legal = [names[i] for i in obs["action_mask"].nonzero()[0]]
+                if "explode" in legal and rng.random() >= EXPLODE_CHANCE:
+                    legal = [o for o in legal if o != "explode"]
+                actions[agent] = rng.choice(legal)
+            decisions += len(asked)
+            observations, *_ = werewolf.step(actions)
+    return decisions
+
+
 def timed(run: Callable[[], int]) -> tuple[int, float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     decisions = run()
@@ -97,13 +120,18 @@ def main() -> None:
         ("env, mask from infos", lambda: env_games(board, games, "mask"), games),
         ("raw_env, mask from infos", lambda: env_games(board, games, "mask", False), games),
         ("env, structured observations", lambda: env_games(board, games, "structured"), games),
+        ("parallel_env, structured observations", lambda: parallel_games(board, games), games),
         ("env, text observations", lambda: env_games(board, max(games // 10, 1), "text"),
          max(games // 10, 1)),
     ]  # fmt: skip
+    engine_rate = 0.0
     for name, run, n in runs:
         decisions, wall, cpu = timed(run)
-        print(f"{name}: {n} games, {decisions} decisions, {decisions / cpu:,.0f} decisions per "
-              f"CPU second ({decisions / wall:,.0f} per wall second)")  # fmt: skip
+        rate = decisions / cpu
+        engine_rate = engine_rate or rate
+        print(f"{name}: {n} games, {decisions} decisions, {rate:,.0f} decisions per CPU "
+              f"second ({decisions / wall:,.0f} per wall second), {rate / engine_rate:.2f}x "
+              f"the engine")  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 

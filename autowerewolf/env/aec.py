@@ -1,25 +1,30 @@
 """The PettingZoo AEC environment over the rules engine (docs/training.md).
 
-Agents are the seats the trainer controls. With `turns="acting"` (the default) the agent
+Agents are the seats the trainer controls (under camp or role control, one id per slot:
+`wolf_0` ... `wolf_3`, whatever the deal). With `turns="acting"` (the default) the agent
 selected is a seat the game asks: one at a time for a sequential step, each asked seat in
 turn for a simultaneous one (a vote), whose answers are applied together once all have
 answered, so no seat sees another's ballot first. With `turns="all"` every agent acts in
 every cycle and a seat not asked has one legal action, `wait` (PettingZoo's
 every-agent-per-cycle shape, which its `max_cycles_test` assumes). Observations are
-built lazily: only `observe` renders the text; the action mask is also in `infos`.
+built lazily: the action mask is also in `infos`.
 """
 
 from typing import Any, Literal
 
+import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from autowerewolf.env.common import (
     RENDER_MODES,
+    AgentIds,
     EnvOptions,
     Observer,
     TranscriptRenderer,
     WerewolfSpaces,
+    global_state,
+    vote_rewards,
 )
 from autowerewolf.table import Table
 
@@ -53,8 +58,11 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):  # type: ignore[misc]
         self.max_cycles = max_cycles
         self.render_mode = render_mode
         self.spaces = WerewolfSpaces(self.table, self.settings.text_observations)
+        self.feature_names = self.spaces.feature_names
+        self.state_space = self.spaces.state
         self.observer = Observer(self.table, self.spaces)
         self.possible_agents = self.settings.possible_agents(self.table)
+        self.ids = AgentIds(self.settings.slot())
         self.agents: list[str] = []
         self.agent_selection = ""
         self._order: list[str] = []  # the agents still to act in this cycle
@@ -68,10 +76,15 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.spaces.action
 
+    def state(self) -> np.ndarray:
+        """The whole game for a centralised critic (`state_space`, docs/training.md)."""
+        table = self.table
+        return global_state(table.game, str(table.game.step) if table.asked else None)
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game: `seed` deals it (a fresh random seed if None); `options` is unused."""
         self.table.reset(seed)
-        self.agents = list(self.table.controlled)
+        self.agents = self.ids.deal(self.table.controlled)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -85,13 +98,13 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):  # type: ignore[misc]
 
     def _start_cycle(self) -> None:
         """Select the first agent of the new cycle, or end the game for every agent."""
-        table = self.table
+        table, agent_of, seat_of = self.table, self.ids.agent_of, self.ids.seat_of
         if table.over:
             result = table.rewards()
             for agent in self.agents:
                 self.terminations[agent] = True
-                self.rewards[agent] += result[agent]  # after any penalty of this step
-                self.infos[agent] = self.observer.final_info(agent)
+                self.rewards[agent] += result[seat_of[agent]]  # after any penalty of this step
+                self.infos[agent] = self.observer.final_info(seat_of[agent])
             self._dirty = True
             self._order = []
             self.agent_selection = self.agents[0]
@@ -104,20 +117,20 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):  # type: ignore[misc]
             self.agent_selection = self.agents[0]
             return
         infos = self.infos
-        for agent in table.asked:
-            infos[agent] = self.observer.info(agent)
+        for seat in table.asked:
+            infos[agent_of[seat]] = self.observer.info(seat)
         if self.turns == "acting":
-            self._order = list(table.asked)
+            self._order = [agent_of[seat] for seat in table.asked]
         else:
             self._order = list(self.agents)
             for agent in self.agents:
-                if agent not in table.asked:
-                    infos[agent] = self.observer.info(agent)
+                if seat_of[agent] not in table.asked:
+                    infos[agent] = self.observer.info(seat_of[agent])
         self._order.reverse()  # popped from the end
         self.agent_selection = self._order.pop()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return self.observer.observe(agent)
+        return self.observer.observe(self.ids.seat_of[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -128,9 +141,9 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):  # type: ignore[misc]
         if self._dirty:
             self._clear_rewards()
             self._dirty = False
-        table = self.table
-        if agent in table.asked:
-            penalty = table.answer(agent, action)
+        table, seat = self.table, self.ids.seat_of[agent]
+        if seat in table.asked:
+            penalty = table.answer(seat, action)
             if penalty:
                 self.rewards[agent] = penalty
                 self._dirty = True
@@ -140,12 +153,20 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):  # type: ignore[misc]
             self.agent_selection = self._order.pop()
         else:
             self._cycles += 1
-            table.advance()
+            new = table.advance()
+            if self.settings.dense:
+                self._pay_dense(new)
             self._start_cycle()
         if self._dirty:
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _pay_dense(self, events: Any) -> None:
+        paid = vote_rewards(self.table.game, events, self.table.controlled, self.settings.dense)
+        for seat, reward in paid.items():
+            self.rewards[self.ids.agent_of[seat]] += reward
+            self._dirty = True
 
     def render(self) -> str | None:
         """The public transcript: all of it ("ansi"), or printed as it grows ("human")."""

@@ -10,18 +10,29 @@ from gymnasium import spaces
 
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.players.factory import PlayerBuilder, PlayerFactory, basic_player, load_models
-from autowerewolf.players.observation import SeatKnowledge, feature_names, features, prompted
+from autowerewolf.players.observation import (
+    DECISION_STEPS,
+    ROLES,
+    SeatFacts,
+    Standing,
+    feature_names,
+    prompted,
+    public_block,
+    seat_features,
+)
 from autowerewolf.players.seating import PlayerKind, Seating
+from autowerewolf.prompts.recall import FactsLedger
 from autowerewolf.prompts.render import describe
-from autowerewolf.rules.events import Audience, Event
-from autowerewolf.rules.roles import Camp
+from autowerewolf.rules.events import Audience, Event, EventKind
+from autowerewolf.rules.roles import Camp, camp_of
 from autowerewolf.rules.state import GameState
-from autowerewolf.rules.views import visible_events
 from autowerewolf.table import DEFAULT_PENALTY, IllegalMode, Table
 
 RENDER_MODES = ("human", "ansi")
 # Longer than any prompt of a 30-day game.
 MAX_OBSERVATION_CHARS = 1_000_000
+# Action masks kept for reuse, one per set of legal actions.
+MAX_MASKS = 4096
 
 
 class AnyText(spaces.Text):
@@ -49,8 +60,11 @@ class EnvOptions:
     illegal: IllegalMode = "penalty"
     penalty: float = DEFAULT_PENALTY
     shaping: float = 0.0
-    text_observations: bool = True
+    dense: float = 0.0
+    text_observations: bool = False
     record_examples: bool = False
+    steps: Sequence[str] | None = None
+    assist: PlayerKind | Seating | None = None
 
     @classmethod
     def parse(cls, board: str, options: Mapping[str, Any]) -> "EnvOptions":
@@ -86,22 +100,55 @@ class EnvOptions:
             penalty=self.penalty,
             shaping=self.shaping,
             record_examples=self.record_examples,
+            steps=self.steps,
+            assist=Seating(default=self.assist) if isinstance(self.assist, str) else self.assist,
         )
 
-    def possible_agents(self, table: Table) -> list[str]:
-        """Every seat for a camp or role (the deal decides which); else the seats named."""
+    def slot(self) -> str | None:
+        """The agent ids' stem under camp or role control (`wolf`, `seer`), else None."""
         spec = self.agents
-        if isinstance(spec, str) and (spec == "all" or ":" in spec):
+        if isinstance(spec, str) and ":" in spec:
+            return spec.partition(":")[2]
+        return None
+
+    def possible_agents(self, table: Table) -> list[str]:
+        """Under camp or role control one id per slot (`wolf_0` ... `wolf_3`), the same in
+        every deal; else the seats themselves."""
+        stem = self.slot()
+        spec = self.agents
+        if stem is not None:
+            camp = isinstance(spec, str) and spec.startswith("camp:")
+            roles = table.config.roles
+            n = sum((camp_of(r).value if camp else r.value) == stem for r in roles)
+            return [f"{stem}_{i}" for i in range(n)]
+        if spec == "all":
             return list(table.seats)
         chosen = {spec} if isinstance(spec, str) else set(spec)
         return [s for s in table.seats if s in chosen]
+
+
+class AgentIds:
+    """The agents' ids and their seats in the current deal: under camp or role control
+    slot i is the i-th seat of that camp or role in seat order."""
+
+    def __init__(self, stem: str | None) -> None:
+        self.stem = stem
+        self.seat_of: dict[str, str] = {}
+        self.agent_of: dict[str, str] = {}
+
+    def deal(self, seats: Sequence[str]) -> list[str]:
+        ids = [f"{self.stem}_{i}" for i in range(len(seats))] if self.stem else list(seats)
+        self.seat_of = dict(zip(ids, seats, strict=True))
+        self.agent_of = dict(zip(seats, ids, strict=True))
+        return ids
 
 
 class WerewolfSpaces:
     """One observation space and one action space, shared by every agent."""
 
     def __init__(self, table: Table, text: bool) -> None:
-        n_features = len(feature_names(table.seats))
+        self.feature_names = feature_names(table.seats)
+        n_features = len(self.feature_names)
         n_actions = len(table.actions.names)
         parts: dict[str, spaces.Space[Any]] = {
             "observation": spaces.Box(0.0, 1.0, (n_features,), np.float32),
@@ -112,42 +159,109 @@ class WerewolfSpaces:
         self.text = text
         self.observation = spaces.Dict(parts)
         self.action = spaces.Discrete(n_actions)
+        self.state_names = state_names(table.seats)
+        self.state = spaces.Box(0.0, 1.0, (len(self.state_names),), np.float32)
+
+
+def state_names(seats: Sequence[str]) -> tuple[str, ...]:
+    """The global state's layout: the day, the step, then each seat's role and life."""
+    per_seat = (*(f"role={r.value}" for r in ROLES), "alive", "sheriff")
+    return ("day", *(f"step={s}" for s in DECISION_STEPS),
+            *(f"{s}.{f}" for s in seats for f in per_seat))  # fmt: skip
+
+
+def global_state(game: GameState, step: str | None) -> np.ndarray:
+    """The whole game for a centralised critic (never for a policy): every seat's role,
+    true life and the sheriff, the day and the pending step."""
+    out = np.zeros(len(state_names([s.id for s in game.seats])), np.float32)
+    out[0] = min(game.day, 30) / 30
+    if step is not None:
+        out[1 + DECISION_STEPS.index(step)] = 1.0
+    base, width = 1 + len(DECISION_STEPS), len(ROLES) + 2
+    for i, seat in enumerate(game.seats):
+        row = base + i * width
+        out[row + ROLES.index(seat.role)] = 1.0
+        out[row + len(ROLES)] = seat.alive
+        out[row + len(ROLES) + 1] = seat.id == game.sheriff
+    return out
+
+
+def standing(game: GameState) -> list[Standing]:
+    """Each seat's public standing, as `rules.views.public_players` gives it (a test holds
+    them equal), without building a view: the environment's observations read it per state."""
+    alive = set(game.publicly_alive)
+    reveal_dead = game.config.variants.reveal_role_on_death
+    return [
+        (
+            s.id in alive,
+            s.id == game.sheriff,
+            s.role if s.revealed or (reveal_dead and s.id not in alive) else None,
+            not s.idiot_flipped,
+        )
+        for s in game.seats
+    ]
+
+
+def own_facts(
+    game: GameState, seat: str, step: str | None, teammates: tuple[str, ...]
+) -> SeatFacts:
+    """The seat's own fields of its view (rules.views.seat_view), read from the state."""
+    me = game.seat(seat)
+    witch, guard = me.role.value == "witch", me.role.value == "guard"
+    return SeatFacts(
+        seat,
+        me.role,
+        game.day,
+        step,
+        teammates,
+        (not game.cure_used) if witch else None,
+        (not game.poison_used) if witch else None,
+        game.last_guarded if guard else None,
+    )
 
 
 class Observer:
-    """Observations and infos of the seats, each built from the seat's view alone; one
-    observation per seat and state is kept, so observing twice costs nothing."""
+    """Observations and infos of the seats, each built from what the seat may know: the
+    public facts once per state for every seat (the public events read once), then the
+    seat's own (its private events read once each); one observation per seat and state is
+    kept, so observing twice costs nothing."""
 
     def __init__(self, table: Table, spaces_: WerewolfSpaces) -> None:
         self.table = table
         self.spaces = spaces_
         self._kept: dict[str, tuple[GameState, dict[str, Any]]] = {}
         self._masks: dict[tuple[str, ...], np.ndarray] = {}
-        self._known: dict[str, SeatKnowledge] = {}
+        self.forget()
 
     def forget(self) -> None:
         self._kept = {}
-        self._known = {}
+        self._public = FactsLedger()
+        self._public_seen = 0
+        self._block: tuple[GameState | None, int, np.ndarray | None] = (None, 0, None)
+        self._teammates: dict[str, tuple[str, ...]] = {}
 
     def mask(self, agent: str) -> np.ndarray:
-        """The agent's action mask; one read-only array per set of options, built once."""
-        options = self.table.asked.get(agent, ())
-        mask = self._masks.get(options)
+        """The seat's action mask; one read-only array per set of legal actions, built once."""
+        legal = self.table.legal(agent) if agent in self.table.asked else ()
+        mask = self._masks.get(legal)
         if mask is None:
-            mask = np.asarray(self.table.actions.mask(options), np.int8)
+            mask = np.asarray(self.table.actions.mask(legal), np.int8)
             mask.flags.writeable = False
-            self._masks[options] = mask
+            if len(self._masks) >= MAX_MASKS:  # speech menus differ from game to game
+                self._masks = {}
+            self._masks[legal] = mask
         return mask
 
     def info(self, agent: str) -> dict[str, Any]:
         table = self.table
-        options = table.asked.get(agent, ())
+        asked = agent in table.asked
         return {
             "action_mask": self.mask(agent),
-            "options": options,
-            "step": str(table.game.step) if options else None,
-            "key": table.key if options else None,
+            "options": table.legal(agent) if asked else (),
+            "step": str(table.game.step) if asked else None,
+            "key": table.key if asked else None,
             "day": table.game.day,
+            "seat": agent,
         }
 
     def final_info(self, agent: str) -> dict[str, Any]:
@@ -156,31 +270,66 @@ class Observer:
             "winner": game.winner.value if game.winner else None,
             "win_reason": game.win_reason,
             "fallbacks": self.table.fallbacks.get(agent, 0),
+            "seat": agent,
         }
+
+    def _public_block(self) -> np.ndarray:
+        table, state = self.table, self.table.game
+        events = table.events
+        if self._block[0] is state and self._block[1] == len(events) and self._block[2] is not None:
+            return self._block[2]
+        for event in events[self._public_seen :]:
+            if event.audience is Audience.PUBLIC:
+                self._public.observe(event)
+        self._public_seen = len(events)
+        block = public_block(table.seats, standing(state), self._public)
+        self._block = (state, len(events), block)
+        return block
+
+    def features(self, seat: str) -> np.ndarray:
+        table, game = self.table, self.table.game
+        teammates = self._teammates.get(seat)
+        if teammates is None:
+            me = game.seat(seat)
+            teammates = tuple(s.id for s in game.seats if me.is_wolf and s.is_wolf and s.id != seat)
+            self._teammates[seat] = teammates
+        step = str(game.step) if seat in table.asked else None
+        facts = own_facts(game, seat, step, teammates)
+        return seat_features(
+            table.seats, self._public_block(), self._public, table.knowledge(seat), facts
+        )
 
     def observe(self, agent: str) -> dict[str, Any]:
         state = self.table.game
         kept = self._kept.get(agent)
         if kept is not None and kept[0] is state:
             return kept[1]
-        table = self.table
-        known = self._known.get(agent)
-        if known is None:
-            known = self._known[agent] = SeatKnowledge(agent)
-        # The seat's view without its events, and the events it may see that it has not
-        # read yet (the same visibility rule as seat_view's).
-        bare = table.view(agent, with_events=False)
-        is_wolf = bare.camp is Camp.WOLF
-        known.observe(visible_events(table.events[known.seen :], agent, is_wolf))
-        known.seen = len(table.events)
         obs: dict[str, Any] = {
-            "observation": np.asarray(features(bare, known), np.float32),
+            "observation": self.features(agent),
             "action_mask": self.mask(agent),
         }
         if self.spaces.text:
-            obs["text"] = prompted(table.view(agent)).text
+            obs["text"] = prompted(self.table.view(agent)).text
         self._kept[agent] = (state, obs)
         return obs
+
+
+def vote_rewards(
+    game: GameState, events: Sequence[Event], seats: Sequence[str], weight: float
+) -> dict[str, float]:
+    """The optional dense reward (`dense`): `weight` to a good seat for each exile ballot on
+    a wolf, `-weight` for one on a good seat. It tells the seat the camp of whom it voted
+    for while the game runs, so it is off by default."""
+    out: dict[str, float] = {}
+    mine = set(seats)
+    for event in events:
+        if event.kind is not EventKind.BALLOT or event.value != "exile" or not event.target:
+            continue
+        voter = event.actor
+        if voter in mine and voter is not None and game.seat(voter).camp is Camp.GOOD:
+            wolf = game.seat(event.target).camp is Camp.WOLF
+            out[voter] = out.get(voter, 0.0) + (weight if wolf else -weight)
+    return out
 
 
 def public_transcript(events: Sequence[Event]) -> list[str]:

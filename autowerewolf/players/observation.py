@@ -30,7 +30,7 @@ from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Option
 from autowerewolf.rules.discussion import BID_OPTIONS
 from autowerewolf.rules.events import Event, EventKind
-from autowerewolf.rules.roles import ROLE_NAMES, Camp, Role, camp_of, on_wolf_side
+from autowerewolf.rules.roles import ROLE_NAMES, Camp, Role, camp_of
 from autowerewolf.rules.steps import STEPS, TextKind, takes_text
 from autowerewolf.rules.views import SeatView
 
@@ -210,7 +210,9 @@ class SeatFacts:
 Standing = tuple[bool, bool, Role | None, bool]
 
 
-def public_block(seats: Sequence[str], standing: Sequence[Standing], public: FactsLedger) -> Any:
+def public_block(
+    seats: Sequence[str], standing: Sequence[Standing], public: FactsLedger
+) -> np.ndarray:
     """The per-seat matrix of the public features (the private columns 0): the same for
     every seat of the table, so an observer builds it once per state."""
     n = len(seats)
@@ -220,7 +222,7 @@ def public_block(seats: Sequence[str], standing: Sequence[Standing], public: Fac
         row = block[i]
         row[0], row[1], row[4] = alive, sheriff, can_vote
         if revealed is not None:
-            row[2 if on_wolf_side(revealed) else 3] = 1.0
+            row[2 if camp_of(revealed) is Camp.WOLF else 3] = 1.0
     for seat, claim in public.claims.items():
         column = _CLAIM_COLUMN.get(claim.value)
         if column is not None:
@@ -230,10 +232,11 @@ def public_block(seats: Sequence[str], standing: Sequence[Standing], public: Fac
         block[index[named], _COLUMN["called_wolf"]] = len(reporters) / n
         for reporter in reporters:
             block[index[reporter], calls] += 1.0 / n
-    for target in public.accused.values():
-        block[index[target], _COLUMN["accused"]] += 1.0 / n
+    for accused in public.accused.values():
+        block[index[accused], _COLUMN["accused"]] += 1.0 / n
     if public.votes:
-        received, cast, latest = _COLUMN["votes_received"], _COLUMN["votes_cast_all"], max(public.votes)
+        received, cast = _COLUMN["votes_received"], _COLUMN["votes_cast_all"]
+        latest = max(public.votes)
         for day, ballots in public.votes.items():
             for voter, target in ballots:
                 if target is None:
@@ -247,8 +250,12 @@ def public_block(seats: Sequence[str], standing: Sequence[Standing], public: Fac
 
 
 def seat_features(
-    seats: Sequence[str], block: Any, public: FactsLedger, own: SeatKnowledge, facts: SeatFacts
-) -> Any:
+    seats: Sequence[str],
+    block: np.ndarray,
+    public: FactsLedger,
+    own: SeatKnowledge,
+    facts: SeatFacts,
+) -> np.ndarray:
     """The structured observation of the seat of `facts`: GLOBAL_FEATURES, then
     SEAT_FEATURES per seat (float32 in [0, 1]). `block` is the public block, `public` the
     ledger of the public events, `own` the seat's knowledge of its private events (a

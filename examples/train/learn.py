@@ -17,6 +17,7 @@ Usage: python examples/train/learn.py [--games 4000] [--block 250] [--camp wolf|
 import argparse
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -42,19 +43,20 @@ class Policy:
         self.seat_w = np.zeros((len(DECISION_STEPS), len(SEAT_FEATURES)))
         self.token_b = np.zeros((len(DECISION_STEPS), len(TOKENS)))
 
-    def act(self, obs: dict[str, np.ndarray]) -> tuple[int, tuple]:
+    def act(self, obs: dict[str, np.ndarray]) -> tuple[int, tuple[Any, ...]]:
         """An action index, and what its gradient needs."""
         vector, mask = obs["observation"], obs["action_mask"]
         step = int(np.argmax(vector[1 : 1 + len(DECISION_STEPS)]))
         seats = vector[len(GLOBAL_FEATURES) :].reshape(self.n_seats, len(SEAT_FEATURES))
         scores = np.concatenate(([0.0], seats @ self.seat_w[step], self.token_b[step]))
         legal = mask.nonzero()[0]
+        legal = legal[legal <= self.n_seats + len(TOKENS)]  # speeches: the plain option alone
         logits = scores[legal] - scores[legal].max()
         probs = np.exp(logits) / np.exp(logits).sum()
         choice = int(self.rng.choice(len(legal), p=probs))
         return int(legal[choice]), (step, seats, legal, probs, choice)
 
-    def learn(self, trace: list[tuple], advantage: float, rate: float) -> None:
+    def learn(self, trace: list[tuple[Any, ...]], advantage: float, rate: float) -> None:
         n = self.n_seats
         for step, seats, legal, probs, choice in trace:
             onehot = np.zeros(len(legal))
@@ -83,7 +85,7 @@ def main() -> None:
     print(f"games  {args.camp} camp's win rate (block)  elapsed")
     for game in range(1, args.games + 1):
         werewolf.reset(seed=args.seed * 1_000_000 + game)
-        traces: dict[str, list[tuple]] = {}
+        traces: dict[str, list[tuple[Any, ...]]] = {}
         result = 0.0
         for agent in werewolf.agent_iter():
             obs, reward, terminated, truncated, _ = werewolf.last()

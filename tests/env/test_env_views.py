@@ -30,7 +30,7 @@ def walk(werewolf: Any, seed: int, look: Any) -> None:
 
 
 def test_the_text_is_the_prompt_a_plain_llm_seat_is_sent() -> None:
-    werewolf = raw_env("12-A")
+    werewolf = raw_env("12-A", text_observations=True)
     chat = FakeChatModel()
     player = LLMPlayer(chat, "fake")
     player.reconsiders = False
@@ -51,7 +51,7 @@ def test_the_text_is_the_prompt_a_plain_llm_seat_is_sent() -> None:
 
 
 def test_observations_leak_nothing_the_seat_may_not_know() -> None:
-    werewolf = raw_env("12-B")
+    werewolf = raw_env("12-B", text_observations=True)
     seen: dict[str, list[str]] = {}
 
     def look(agent: str, obs: dict[str, Any], info: dict[str, Any]) -> None:
@@ -120,7 +120,7 @@ def test_recorded_environment_decisions_are_chat_examples() -> None:
     shown: list[str] = []
 
     def look(agent: str, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        shown.append(prompted(werewolf.table.view(agent)).user)
+        shown.append(prompted(werewolf.table.view(info["seat"])).user)
 
     walk(werewolf, 6, look)
     lines = werewolf.table.chat_examples("env-6")
