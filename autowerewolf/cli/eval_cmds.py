@@ -1,4 +1,4 @@
-"""Commands that evaluate: tournament, report.
+"""Commands that evaluate: tournament, report, plan.
 
 Their modules need the `eval` extra (numpy, scipy, openskill, matplotlib), which the
 README's main install does not bring: they are imported inside the commands, so that the
@@ -27,6 +27,7 @@ from autowerewolf.players.seating import Seating
 from autowerewolf.storage.target import database
 
 if TYPE_CHECKING:
+    from autowerewolf.evaluation.bootstrap import Cell
     from autowerewolf.evaluation.games.facts import GameRow
     from autowerewolf.evaluation.report.build import Report
 
@@ -100,7 +101,20 @@ def _print_ranking(report: "Report", out: Path) -> None:
             f"  {bt.names[i]:<20} skill {bt.skill[i]:+.2f}  [{bt.lo[i]:+.2f}, {bt.hi[i]:+.2f}]",
             highlight=False,
         )
+    for pair in report.data["paired"]:
+        factor = pair["variance_reduction"]
+        console.print(
+            f"Paired within {pair['blocks']} blocks, {pair['a']} - {pair['b']}: win rate "
+            f"{_interval(pair['paired'])} (unpaired {_interval(pair['unpaired'])}); variance "
+            "reduction against resampling games: "
+            + ("n/a" if factor is None else f"{factor:.2f}x"),
+            highlight=False,
+        )
     console.print(f"Report: {out / 'report.html'} ({report.games} games)")
+
+
+def _interval(cell: "Cell") -> str:
+    return f"{cell['value']:+.3f} [{cell['lo']:+.3f}, {cell['hi']:+.3f}]"
 
 
 @app.command()
@@ -145,8 +159,15 @@ def tournament(
     console.print(
         f"Tournament {spec.name}: {found.done} games done, {len(found.todo)} to play ({target})."
     )
-    outcomes = run_tournament(spec, target, concurrency, console)
-    console.print(", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items()) if v))
+    record = None
+    if spec.stop is None:
+        outcomes = run_tournament(spec, target, concurrency, console)
+        console.print(", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items()) if v))
+    else:
+        from autowerewolf.evaluation.tournament.sequential import run_sequential
+
+        record = run_sequential(spec, target, concurrency, console)
+        console.print(record.summary(), highlight=False)
     rows = iter_rows(target, tournament=spec.name)
     with report_bar() as bar:
         report = build_report(
@@ -158,6 +179,7 @@ def tournament(
             gte=gte,
             progress=ReportBar(bar),
             note=runs_note(spec.name, found.runs),
+            sequential=None if record is None else record.as_json(),
         )
     _print_ranking(report, out)
 
@@ -271,3 +293,57 @@ def report(
     except ValueError as err:
         raise fail(str(err)) from None
     _print_ranking(result, out)
+
+
+@app.command()
+@one_line_errors
+def plan(
+    source: Annotated[
+        str,
+        typer.Argument(help="The pilot's game database (file or postgresql:// URL), or a folder."),
+    ],
+    compare: Annotated[
+        tuple[str, str], typer.Option("--compare", help="The two contestants compared, A B.")
+    ],
+    width: Annotated[
+        float, typer.Option("--width", help="Target width of the 95% interval of A - B.")
+    ],
+    tournament_name: Annotated[
+        str | None, typer.Option("--tournament", help="Only this tournament's games.")
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", help="A tournament file whose price table prices the tokens."),
+    ] = None,
+    concurrency: Annotated[int, typer.Option(help="Games played at once.", min=1)] = 1,
+) -> None:
+    """Estimate the games, calls, tokens, hours and dollars that bring the paired interval
+    of A's win rate minus B's to a target width, from a pilot's games."""
+    require_eval_extra("plan")
+    from autowerewolf.evaluation.plan import estimate
+    from autowerewolf.evaluation.tournament.config import load_tournament
+    from autowerewolf.evaluation.tournament.results import databases, iter_rows
+
+    prices = None if config is None else load_tournament(config).prices
+    rows = chain.from_iterable(
+        iter_rows(db, tournament=tournament_name) for db in databases(source)
+    )
+    try:
+        found = estimate(rows, compare, width, prices, concurrency)
+    except ValueError as err:
+        raise fail(str(err)) from None
+    a, b = compare
+    console.print(
+        f"Pilot: {found.pilot_games} games in {found.pilot_blocks} blocks where {a} and {b} "
+        f"both sat; block differences spread {found.block_spread:.3f}, so the paired interval "
+        f"of {a} - {b} is now about {found.pilot_width:.3f} wide.",
+        highlight=False,
+    )
+    console.print(
+        f"For a width of {width:g}: {found.blocks} blocks, {found.games} games, "
+        f"{found.calls:,.0f} model calls, {found.tokens:,.0f} tokens, {found.hours:.2f} hours "
+        f"of model time at {concurrency} games at once, ${found.dollars:,.2f}"
+        + (" (some tokens had no price)" if found.unpriced else "")
+        + ". A sequential stop (confidence sequence) needs more games for the same width.",
+        highlight=False,
+    )

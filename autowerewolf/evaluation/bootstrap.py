@@ -106,22 +106,29 @@ def empty(chance: float | None = None) -> Cell:
 
 @dataclass(frozen=True)
 class Resamples:
-    """`count` resamples of `games` games, drawn from `seed`: the same in every run."""
+    """`count` resamples of `games` games, drawn from `seed`: the same in every run.
+
+    With `blocks` (each game's block, numbered from 0) whole blocks are drawn instead, and
+    every game of a drawn block counts as often as its block: games that share a deal are
+    not independent, and their differences are only honest resampled together."""
 
     games: int
     count: int
     seed: int
+    blocks: tuple[int, ...] | None = None
 
     def chunks(self) -> Iterator[np.ndarray]:
         """Blocks of [resamples, games] draw counts, in a fixed order."""
         rng = np.random.default_rng(self.seed)
+        units = self.games if self.blocks is None else max(self.blocks, default=-1) + 1
         done = 0
         while done < self.count and self.games:
             size = min(CHUNK, self.count - done)
-            picks = rng.integers(0, self.games, size=(size, self.games))
-            offsets = np.arange(size)[:, None] * self.games
-            flat = np.bincount((picks + offsets).ravel(), minlength=size * self.games)
-            yield flat.reshape(size, self.games).astype(float)
+            picks = rng.integers(0, units, size=(size, units))
+            offsets = np.arange(size)[:, None] * units
+            flat = np.bincount((picks + offsets).ravel(), minlength=size * units)
+            counts = flat.reshape(size, units).astype(float)
+            yield counts if self.blocks is None else counts[:, np.asarray(self.blocks)]
             done += size
 
     def first(self, count: int) -> np.ndarray:

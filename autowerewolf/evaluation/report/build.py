@@ -8,7 +8,7 @@ rows and seed print the same numbers wherever they are computed.
 import base64
 import html
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -29,10 +29,10 @@ from autowerewolf.evaluation.ratings.outcomes import (
     team_elo,
     team_elo_intervals,
 )
-from autowerewolf.evaluation.ratings.pairs import pair_table
+from autowerewolf.evaluation.ratings.pairs import pair_table, paired_table
 from autowerewolf.evaluation.report import debate as debate_report
 from autowerewolf.evaluation.report import files as report_files
-from autowerewolf.evaluation.report import plots
+from autowerewolf.evaluation.report import paired, plots
 from autowerewolf.evaluation.report import tables as report_tables
 from autowerewolf.evaluation.report.cells import SMALL_NOTE, Table
 from autowerewolf.evaluation.report.definitions import DEFINITIONS, FIGURES, UNITS
@@ -200,17 +200,20 @@ def build_report(
     gte: bool = True,
     progress: Progress | None = None,
     note: str = "",
+    sequential: Mapping[str, Any] | None = None,
 ) -> Report:
     """The report of `rows`; `plot_game` picks the game whose synthetic votes are charted
     (default: the first game played with the speech_votes probe); `gte=False` leaves the
     game-theoretic ratings out; `note` goes under the title (which runs of a tournament
-    planned which games)."""
+    planned which games); `sequential` is the stop rule's record (sequential.py)."""
     progress = progress or Silent()
     agg, chart = Aggregator(), SpeechChart(plot_game)
     progress.stage("reading games", None)
+    blocks: list[int | None] = []  # each game's seed: the games of a block share it
     for row in rows:
         agg.add(row)
         chart.add(row)
+        blocks.append(row["seed"] if row["seed"] is not None else -1 - len(blocks))
         progress.advance()
     names = agg.contestants
     if len(names) < 2:
@@ -246,6 +249,8 @@ def build_report(
         "contestants": metrics,
         "kinds": {n: sorted(k) for n, k in agg.kinds.items()},
         "pairs": pair_table(names, sums, bt, by_name),
+        "paired": paired_table(names, agg.table, blocks, resamples, seed),
+        "sequential": dict(sequential) if sequential else None,
         "designs": design_table(sums, base.camp_win),
         "validity": validity_table(sums),
         "ratings": _ratings(
@@ -286,7 +291,7 @@ def build_report(
         path = out / "plots" / f"{key}.png"
         path.write_bytes(base64.b64decode(image))
         files.append(path)
-    tables = report_tables.tables(data) + debate_report.tables(data["debate"])
+    tables = report_tables.tables(data) + paired.tables(data) + debate_report.tables(data["debate"])
     (out / "report.md").write_text(_markdown(data, tables, figures), encoding="utf-8")
     (out / "report.html").write_text(_html(data, tables, figures, images), encoding="utf-8")
     (out / "metrics.json").write_text(json.dumps(data, indent=2, default=list), encoding="utf-8")

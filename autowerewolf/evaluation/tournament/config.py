@@ -76,6 +76,19 @@ class ExperienceSettings(BaseModel):
     )
 
 
+class StopRule(BaseModel):
+    """Stop the tournament once one comparison is decided (sequential.py, docs/evaluation.md):
+    the confidence sequence of A's win rate minus B's, paired within blocks, excludes 0 or
+    lies within +-margin. `games` stays the most the tournament plays."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    compare: tuple[str, str] = Field(description="The two contestants compared, A and B.")
+    margin: float = Field(0.1, gt=0, le=1, description="Differences within it count as equal.")
+    alpha: float = Field(0.05, gt=0, lt=1, description="Error rate over every look.")
+    every: int = Field(20, ge=1, description="Games between looks (rounded up to a block).")
+
+
 class TournamentConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -115,6 +128,7 @@ class TournamentConfig(BaseModel):
     probes: list[str] = Field(
         [], description="Measurement probes asked in every game (docs/evaluation.md, Probes)."
     )
+    stop: StopRule | None = Field(None, description="Stop early once a comparison is decided.")
     db: str | None = Field(
         None,
         description="Where the games are saved: a SQLite file or a postgresql:// URL; "
@@ -144,6 +158,10 @@ class TournamentConfig(BaseModel):
             raise ValueError(f"contestant names must be unique: {', '.join(duplicated)}")
         if self.baseline is not None and self.baseline not in names:
             raise ValueError(f"baseline {self.baseline!r} is not a contestant")
+        if self.stop is not None:
+            a, b = self.stop.compare
+            if a == b or a not in names or b not in names:
+                raise ValueError(f"stop.compare needs two contestants, not {a!r} and {b!r}")
         return self
 
 

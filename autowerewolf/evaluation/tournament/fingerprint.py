@@ -32,7 +32,8 @@ TRANSPORT = frozenset(
     {"base_url", "api_key_env", "timeout_s", "retries", "max_in_flight", "requests_per_s"}
     | {"latency_s", "jitter_s"}
 )
-OPERATIONAL = frozenset({"name", "games", "concurrency", "bootstrap", "db"})
+# `stop` only says how many of the planned games are played, as `games` does.
+OPERATIONAL = frozenset({"name", "games", "stop", "concurrency", "bootstrap", "db"})
 
 
 def _without_transport(value: Any) -> Any:
