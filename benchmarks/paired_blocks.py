@@ -17,7 +17,7 @@ from autowerewolf.evaluation.ratings.pairs import PairedDifference, paired_diffe
 from autowerewolf.evaluation.tournament.config import TournamentConfig
 from autowerewolf.evaluation.tournament.schedule import PlannedGame, plan
 from autowerewolf.players.asker import answering
-from autowerewolf.players.base import DecisionRequest, Player
+from autowerewolf.players.base import Answer, DecidesAtOnce, DecisionRequest, Player
 from autowerewolf.players.heuristic import HeuristicPlayer
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.simple import RandomPlayer
@@ -25,39 +25,73 @@ from autowerewolf.rules.engine import new_game, play_out
 from autowerewolf.rules.roles import camp_of
 
 SECRET = "5eed" * 8  # a fixed secret: a block's games share every random draw of the engine
-# Contestants of known difference: a real gap, and the same player under two names.
+WEAKENED_SHARE = 0.3  # of a weakened heuristic's decisions, answered at random
+# Contestants of known difference: a wide gap, a narrow one, and none (one player, two names).
 STUDIES = {
     "heuristic vs random": ("heuristic", "random"),
+    f"heuristic vs weakened heuristic ({WEAKENED_SHARE:.0%} random answers)": (
+        "heuristic",
+        "weakened",
+    ),
     "heuristic vs heuristic (null)": ("heuristic", "heuristic"),
 }
 
 
+class WeakenedHeuristic(DecidesAtOnce):
+    """A heuristic player that answers a seeded share of its decisions at random."""
+
+    kind = "heuristic"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.heuristic, self.random = HeuristicPlayer(), RandomPlayer()
+
+    def decide(self, request: DecisionRequest) -> Answer:
+        chosen = self.random if self.rng.random() < WEAKENED_SHARE else self.heuristic
+        return chosen.decide(request)
+
+
+def make_player(kind: str, seed: int) -> Player:
+    if kind == "weakened":
+        return WeakenedHeuristic(seed)
+    return HeuristicPlayer() if kind == "heuristic" else RandomPlayer()
+
+
 def study_config(
-    kinds: tuple[str, str], games: int, seed: int, mixed_share: float
+    kinds: tuple[str, str],
+    games: int,
+    seed: int,
+    mixed_share: float,
+    secret: str | None = SECRET,
 ) -> TournamentConfig:
+    """Two contestants `c0` and `c1` playing `kinds` (benchmark players: `make_player`)."""
     return TournamentConfig.model_validate(
         {
             "name": "paired",
             "games": games,
             "seed": seed,
-            "secret": SECRET,
+            "secret": secret,
             "mixed_share": mixed_share,
-            "contestants": [{"name": f"c{i}", "kind": k} for i, k in enumerate(kinds)],
+            "contestants": [
+                {"name": f"c{i}", "kind": "random" if k == "random" else "heuristic"}
+                for i, k in enumerate(kinds)
+            ],
         }
     )
 
 
-def play_planned(game: PlannedGame) -> dict[str, float]:
-    """Each contestant's score in a planned game: the share of its seats that won."""
+def play_planned(game: PlannedGame, kinds: dict[str, str]) -> dict[str, float]:
+    """Each contestant's score in a planned game (`kinds`: each contestant's benchmark
+    player): the share of its seats that won."""
     state, events = new_game(game.setup.build())
     players: dict[str, Player] = {}
     records: list[DecisionRecord] = []
 
     def player_of(request: DecisionRequest) -> Player:
-        kind = game.seating.seats[request.seat]
-        return players.setdefault(
-            request.seat, HeuristicPlayer() if kind == "heuristic" else RandomPlayer()
-        )
+        if request.seat not in players:
+            kind = kinds[game.seating.contestants[request.seat]]
+            players[request.seat] = make_player(kind, game.setup.seed * 100 + len(players))
+        return players[request.seat]
 
     state, _ = play_out(state, events, answering(player_of, game.seating, records))
     won: dict[str, list[bool]] = {}
@@ -66,24 +100,24 @@ def play_planned(game: PlannedGame) -> dict[str, float]:
     return {name: sum(wins) / len(wins) for name, wins in won.items()}
 
 
-def scores(config: TournamentConfig) -> tuple[np.ndarray, list[int]]:
-    """[games, contestants] scores of the tournament's games, and each game's block."""
+def measure(
+    config: TournamentConfig, kinds: tuple[str, str], resamples: int = 2000
+) -> PairedDifference:
+    """The paired difference of c0 minus c1 over `config`'s games, c0 and c1 playing
+    `kinds`."""
+    names = [c.name for c in config.contestants]
+    by_name = dict(zip(names, kinds, strict=True))
     games = plan(config)
-    names = [c.name for c in config.contestants]
-    table = np.array([[play_planned(g).get(n, 0.0) for n in names] for g in games])
-    return table, [g.block for g in games]
-
-
-def measure(config: TournamentConfig, resamples: int = 2000) -> PairedDifference:
-    table, blocks = scores(config)
-    names = [c.name for c in config.contestants]
+    table = np.array([[play_planned(g, by_name).get(n, 0.0) for n in names] for g in games])
+    blocks = [g.block for g in games]
     (pair,) = paired_differences(names, table, np.ones_like(table), blocks, resamples, 0)
     return pair
 
 
 def job(args: tuple[str, float, int]) -> tuple[str, float, PairedDifference]:
     study, mixed_share, games = args
-    return study, mixed_share, measure(study_config(STUDIES[study], games, 1, mixed_share))
+    kinds = STUDIES[study]
+    return study, mixed_share, measure(study_config(kinds, games, 1, mixed_share), kinds)
 
 
 def main() -> None:
@@ -96,7 +130,8 @@ def main() -> None:
     with Pool(args.processes) as pool:
         found = pool.map(job, jobs)
     lines = [
-        "| contestants | schedule | games | blocks | win rate A - B, unpaired | paired | variance reduction |",
+        "| contestants | schedule | games | blocks | win rate A - B, unpaired | paired "
+        "| variance reduction |",
         "|---|---|---|---|---|---|---|",
     ]
     for study, share, p in found:
@@ -108,7 +143,7 @@ def main() -> None:
         factor = p["variance_reduction"]
         lines.append(
             f"| {study} | {schedule} | {p['games']} | {p['blocks']} | {cells[0]} | {cells[1]} | "
-            + ("n/a" if factor is None else f"{factor:.2f}x")
+            + ("n/a (paired variance 0)" if factor is None else f"{factor:.2f}x")
             + " |"
         )
     machine = f"{platform.processor() or platform.machine()}, Python {platform.python_version()}"

@@ -341,7 +341,8 @@ def plan(
     )
     console.print(
         f"For a width of {width:g}: {found.blocks} blocks, {found.games} games, "
-        f"{found.calls:,.0f} model calls, {found.tokens:,.0f} tokens, {found.hours:.2f} hours "
+        f"{found.calls:,.0f} decisions asked (model calls for LLM seats), "
+        f"{found.tokens:,.0f} tokens, {found.hours:.2f} hours "
         f"of model time at {concurrency} games at once, ${found.dollars:,.2f}"
         + (" (some tokens had no price)" if found.unpriced else "")
         + ". A sequential stop (confidence sequence) needs more games for the same width.",

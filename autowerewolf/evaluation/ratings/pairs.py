@@ -70,6 +70,11 @@ def pair_table(
     return out
 
 
+# Below it a paired variance is rounding: deterministic players in identical blocks cancel
+# exactly, and the ratio would be a float's noise.
+TINY_VARIANCE = 1e-12
+
+
 class PairedDifference(TypedDict):
     """One pair's win-rate difference (A minus B) over the games both played, with its
     interval from resampling games (`unpaired`) and from resampling blocks (`paired`)."""
@@ -80,7 +85,7 @@ class PairedDifference(TypedDict):
     blocks: int
     unpaired: Cell
     paired: Cell
-    variance_reduction: float | None  # unpaired variance over paired variance
+    variance_reduction: float | None  # unpaired variance over paired (None: paired is 0)
 
 
 def block_numbers(blocks: Sequence[Hashable]) -> tuple[int, ...]:
@@ -127,7 +132,9 @@ def paired_differences(
                 blocks=max(kept) + 1,
                 unpaired=from_samples(value, spreads["unpaired"], games, games, 0.0),
                 paired=from_samples(value, spreads["paired"], games, games, 0.0),
-                variance_reduction=unpaired_var / paired_var if paired_var > 0 else None,
+                variance_reduction=(
+                    unpaired_var / paired_var if paired_var > TINY_VARIANCE else None
+                ),
             )
         )
     return out

@@ -30,7 +30,7 @@ from rich.console import Console
 
 from autowerewolf.evaluation.games.facts import GameRow
 from autowerewolf.evaluation.tournament.config import StopRule, TournamentConfig
-from autowerewolf.evaluation.tournament.play import run_tournament
+from autowerewolf.evaluation.tournament.play import pending, run_tournament
 from autowerewolf.evaluation.tournament.results import iter_rows
 from autowerewolf.evaluation.tournament.schedule import plan
 from autowerewolf.storage.target import Database
@@ -179,8 +179,12 @@ def run_sequential(
     rule = config.stop
     if rule is None:
         raise ValueError(f"tournament {config.name!r} has no stop rule")
+    # A tournament continued (or extended from a pilot) looks first where its saved games
+    # end: the sequence runs over every block, so the skipped looks' evidence is in it.
+    done = pending(config, db).done
+    sizes = look_sizes(config, rule.every)
     looks: list[Look] = []
-    for size in look_sizes(config, rule.every):
+    for size in [s for s in sizes if s >= done] or sizes[-1:]:
         run_tournament(config.model_copy(update={"games": size}), db, concurrency, console)
         seen = look(iter_rows(db, tournament=config.name), rule, size)
         looks.append(seen)
