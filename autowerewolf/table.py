@@ -279,7 +279,8 @@ class Table:
         legal = options
         if self._text == "speech" and Option.SPEAK in options:
             game = self.game
-            living = [s.id for s in game.seats if s.id in game.publicly_alive]
+            alive = set(game.publicly_alive)
+            living = [s for s in self.seats if s in alive]
             roles = list(dict.fromkeys(r.value for r in self.config.roles))
             role = game.seat(seat).role
             legal = (*options, *speech_menu(seat, role, living, roles, self.knowledge(seat)))
