@@ -23,7 +23,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import httpx
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -108,6 +108,17 @@ class CallStats:
     tokens_out: int = 0
 
 
+@runtime_checkable
+class CallListener(Protocol):
+    """Hears how the server answers (the batch's adaptive limit, batch/adaptive.py)."""
+
+    def call(self, latency_s: float) -> None:
+        """A call answered after `latency_s`, its waits for a slot and the rate included."""
+
+    def overload(self) -> None:
+        """A call failed transiently (429, timeout, 5xx) and waits to be retried."""
+
+
 @dataclass
 class ModelGate:
     max_in_flight: int | None = None
@@ -115,6 +126,7 @@ class ModelGate:
     attempts: int = 3
     stats: CallStats = field(default_factory=CallStats)
     backoff_max_s: float = 30.0
+    listener: CallListener | None = None
 
     def __post_init__(self) -> None:
         # Created lazily: asyncio objects belong to the loop that first uses them.
@@ -144,6 +156,8 @@ class ModelGate:
 
     def _count_retry(self, state: RetryCallState) -> None:
         self.stats.retries += 1
+        if self.listener is not None:
+            self.listener.overload()
 
     @contextmanager
     def held(self) -> Iterator[None]:
@@ -160,10 +174,15 @@ class ModelGate:
             self._slots = asyncio.Semaphore(self.max_in_flight)
         # The first attempt outside tenacity, whose set-up costs about a third of a
         # simulated call's CPU; a failure goes to `_retried` as tenacity's first attempt.
+        started = time.monotonic()
         try:
-            return await self._once(make_call)
+            result = await self._once(make_call)
         except Exception as err:
             failed = err
+        else:
+            if self.listener is not None:
+                self.listener.call(time.monotonic() - started)
+            return result
         return await self._retried(make_call, failed)
 
     async def _retried(self, make_call: Callable[[], Awaitable[T]], failed: Exception) -> T:
@@ -281,8 +300,9 @@ class Gates:
     """The gates of one process: one per server (base URL and key variable; a simulated
     model per name). The first config seen for a server sets its limits."""
 
-    def __init__(self) -> None:
+    def __init__(self, listener: CallListener | None = None) -> None:
         self.stats = CallStats()
+        self.listener = listener
         self._gates: dict[tuple[str, str | None, str | None], ModelGate] = {}
 
     def gate(self, config: ModelConfig) -> ModelGate:
@@ -294,6 +314,7 @@ class Gates:
                 # The embedded server computes best two calls at a time (local_server.py).
                 in_flight = DEFAULT_IN_FLIGHT
             self._gates[key] = ModelGate(
-                in_flight, config.requests_per_s, config.retries + 1, self.stats
-            )
+                in_flight, config.requests_per_s, config.retries + 1, self.stats,
+                listener=self.listener,
+            )  # fmt: skip
         return self._gates[key]

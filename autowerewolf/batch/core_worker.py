@@ -25,8 +25,8 @@ def _progress(stats: BatchStats) -> dict[str, int]:
     calls = stats.gates.stats
     return {
         "done": stats.done, "running": stats.running, "failed": stats.failed,
-        "steps": stats.steps, "in_flight": calls.in_flight, "tokens_in": calls.tokens_in,
-        "tokens_out": calls.tokens_out,
+        "steps": stats.steps, "limit": stats.limit, "in_flight": calls.in_flight,
+        "tokens_in": calls.tokens_in, "tokens_out": calls.tokens_out,
     }  # fmt: skip
 
 

@@ -39,7 +39,9 @@ from autowerewolf.runner import GameRecord, Games
 from autowerewolf.storage.target import Database, Postgres
 
 REPORT_EVERY_S = 0.5
-_COUNTS = ("done", "running", "failed", "steps", "in_flight", "tokens_in", "tokens_out")
+_COUNTS = (
+    "done", "running", "failed", "steps", "limit", "in_flight", "tokens_in", "tokens_out",
+)  # fmt: skip
 
 
 def cores() -> int:
@@ -90,7 +92,7 @@ def processes_for(
 
 
 def _share_json(
-    db: Database, share: Sequence[BatchGame], concurrency: int, models: PlayerModels | None
+    db: Database, share: Sequence[BatchGame], concurrency: int | None, models: PlayerModels | None
 ) -> str:
     return json.dumps(
         {
@@ -153,12 +155,13 @@ def run_on_cores(
     games: Sequence[BatchGame],
     *,
     processes: int,
-    concurrency: int,
+    concurrency: int | None,
     models: PlayerModels | None = None,
     console: Console | None = None,
     finished: Callable[[GameRecord], None] | None = None,
 ) -> list[Outcome]:
-    """Play `games` in `processes` processes, at most `concurrency` at once in each."""
+    """Play `games` in `processes` processes, at most `concurrency` at once in each (None:
+    each adapts its own)."""
     shares = [list(games[i::processes]) for i in range(processes)]
     workers = [_Worker(_share_json(db, share, concurrency, models)) for share in shares]
     stats = BatchStats(total=len(games))
@@ -184,7 +187,7 @@ def run_on_cores(
 def _total(workers: Sequence[_Worker], stats: BatchStats) -> None:
     counts = {key: sum(w.progress.get(key, 0) for w in workers) for key in _COUNTS}
     stats.done, stats.running, stats.failed = counts["done"], counts["running"], counts["failed"]
-    stats.steps = counts["steps"]
+    stats.steps, stats.limit = counts["steps"], counts["limit"]
     calls = stats.gates.stats
     calls.in_flight, calls.tokens_in = counts["in_flight"], counts["tokens_in"]
     calls.tokens_out = counts["tokens_out"]

@@ -54,7 +54,7 @@ def run_batch(
     db: Database,
     games: Sequence[BatchGame],
     *,
-    concurrency: int,
+    concurrency: int | None,
     models: PlayerModels | None = None,
     console: Console | None = None,
     experience: ExperiencePool | None = None,
@@ -64,7 +64,8 @@ def run_batch(
 ) -> list[Outcome]:
     """Play (or resume) every game of `games` on `db`; progress on `console` if given;
     `experience` seats read (and, unless it is frozen, learn into) that pool. `processes`:
-    how many processes play (default one per core, cores.py); `report` hears the progress."""
+    how many processes play (default one per core, cores.py); `report` hears the progress.
+    `concurrency`: games at once per process; None adapts it (batch/adaptive.py)."""
     # Experience seats share one pool file, read (and learnt into) in order: one process.
     pooled = any("experience" in game.seating.agents.names() for game in games)
     processes = 1 if pooled else processes_for(games, models, processes)

@@ -1,4 +1,5 @@
-"""The batch's progress bar: games done, running and failed; model calls in flight;
+"""The batch's progress bar: games done, running (and the limit on games at once, which
+adapts by default) and failed; model calls in flight;
 tokens; steps per second; estimated time left."""
 
 import time
@@ -28,7 +29,8 @@ class BatchProgress:
         s, calls = self.stats, self.stats.gates.stats
         elapsed = max(time.perf_counter() - self.started, 1e-9)
         info = (
-            f"running {s.running}, failed {s.failed}, calls in flight {calls.in_flight}, "
+            f"running {s.running} (limit {s.limit}), failed {s.failed}, "
+            f"calls in flight {calls.in_flight}, "
             f"tokens {calls.tokens_in + calls.tokens_out:,}, {s.steps / elapsed:.0f} steps/s"
         )
         self.progress.update(self.task, completed=s.done + s.failed, info=info)

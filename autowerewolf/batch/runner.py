@@ -29,6 +29,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.backends.gate import Gates
 from autowerewolf.backends.redact import redact_secrets
+from autowerewolf.batch.adaptive import AdaptiveLimit
 from autowerewolf.errors import first_line
 from autowerewolf.graph.builder import build_graph
 from autowerewolf.graph.context import GameContext
@@ -47,6 +48,8 @@ Status = Literal["finished", "failed", "waiting"]
 BATCH_GC_THRESHOLD = (50_000, 20, 100)
 # Every 10 s: 121 -> 74 MB of RSS growth with 100 concurrent games, for ~0.3 s per collection.
 FULL_COLLECTION_EVERY_S = 10.0
+# How often the adaptive limit's timer measures the event loop's lag (and updates it).
+LAG_PROBE_S = 0.1
 log = logging.getLogger(__name__)
 
 
@@ -77,6 +80,7 @@ class BatchStats:
     running: int = 0
     failed: int = 0
     steps: int = 0
+    limit: int = 0  # games allowed at once now (adaptive, or the fixed --concurrency)
     gates: Gates = field(default_factory=Gates)
 
 
@@ -182,17 +186,46 @@ class Runner:
 async def play_all(
     runner: Runner,
     games: Sequence[BatchGame],
-    concurrency: int,
+    concurrency: int | None,
     done: Callable[[Outcome], None] | None = None,
     finished: Callable[[GameRecord], None] | None = None,
+    adaptive: AdaptiveLimit | None = None,
 ) -> list[Outcome]:
-    """Every game, at most `concurrency` at once; `done` hears of each as it ends."""
-    slots = asyncio.Semaphore(concurrency)
+    """Every game, at most `concurrency` at once, or (None) as many as the adaptive limit
+    allows (batch/adaptive.py: it hears the runner's model calls through its gates);
+    `done` hears of each as it ends."""
+    stats = runner.stats
+    limit = None
+    if concurrency is None:
+        limit = adaptive or AdaptiveLimit()
+        runner.stats.gates.listener = limit
+    stats.limit = concurrency if limit is None else limit.limit
+    room = asyncio.Condition()
 
     async def one(game: BatchGame) -> Outcome:
-        async with slots:
+        async with room:
+            await room.wait_for(lambda: admitted[0] < stats.limit)
+            admitted[0] += 1
+        try:
             return await runner.play(game, finished)
+        finally:
+            async with room:
+                admitted[0] -= 1
+                room.notify_all()
 
+    async def adapt(limit: AdaptiveLimit) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            asked = loop.time()
+            await asyncio.sleep(LAG_PROBE_S)
+            limit.lag(loop.time() - asked - LAG_PROBE_S)
+            before, stats.limit = stats.limit, limit.update(loop.time(), admitted[0])
+            if stats.limit > before:
+                async with room:
+                    room.notify_all()
+
+    admitted = [0]
+    adapting = asyncio.create_task(adapt(limit)) if limit is not None else None
     tasks = [asyncio.create_task(one(game)) for game in games]
     outcomes = []
     try:
@@ -202,9 +235,11 @@ async def play_all(
             if done is not None:
                 done(outcome)
     finally:
-        for task in tasks:
+        for task in [*tasks, *([adapting] if adapting is not None else [])]:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if adapting is not None:
+            await asyncio.gather(adapting, return_exceptions=True)
     return outcomes
 
 

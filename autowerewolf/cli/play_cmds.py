@@ -227,8 +227,13 @@ def batch(
         int, typer.Option(help="Seed of the first game; then +1 each.", min=0)
     ] = 0,
     concurrency: Annotated[
-        int, typer.Option(help="Games played at once (per process or Ray worker).", min=1)
-    ] = 200,
+        int | None,
+        typer.Option(
+            help="Games played at once (per process or Ray worker); default: adapts to the "
+            "CPU and the model servers (200 per Ray worker).",
+            min=1,
+        ),
+    ] = None,
     processes: Annotated[
         int | None,
         typer.Option(
@@ -290,7 +295,7 @@ def batch(
         from autowerewolf.batch.ray_workers import run_on_ray
 
         outcomes = run_on_ray(
-            ray, target, jobs, concurrency=concurrency, models=player_models,
+            ray, target, jobs, concurrency=concurrency or 200, models=player_models,
             workers=workers, console=console,
         )  # fmt: skip
     else:
