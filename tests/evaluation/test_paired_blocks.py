@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autowerewolf.evaluation.bootstrap import Resamples
+from autowerewolf.evaluation.bootstrap import Cell, Resamples
 from autowerewolf.evaluation.ratings.pairs import paired_differences
 from autowerewolf.evaluation.report.build import build_report
 from autowerewolf.evaluation.tournament.results import iter_rows
@@ -33,13 +33,22 @@ def _two_game_blocks(blocks: int, luck: float, seed: int) -> tuple[np.ndarray, l
     return np.array(rows), ids
 
 
+def _width(cell: Cell) -> float:
+    assert cell["lo"] is not None and cell["hi"] is not None
+    return cell["hi"] - cell["lo"]
+
+
+def _excludes_zero(cell: Cell) -> bool:
+    assert cell["lo"] is not None and cell["hi"] is not None
+    return cell["lo"] > 0 or cell["hi"] < 0
+
+
 def test_pairing_within_blocks_removes_the_luck_of_the_deal() -> None:
     wins, blocks = _two_game_blocks(60, 0.4, 1)
     (pair,) = paired_differences(["A", "B"], wins, np.ones_like(wins), blocks, 1000, 0)
     assert pair["blocks"] == 60 and pair["games"] == 120
     assert pair["variance_reduction"] is not None and pair["variance_reduction"] > 20
-    paired, unpaired = pair["paired"], pair["unpaired"]
-    assert paired["hi"] - paired["lo"] < (unpaired["hi"] - unpaired["lo"]) / 4
+    assert _width(pair["paired"]) < _width(pair["unpaired"]) / 4
 
 
 def test_without_a_shared_deal_pairing_changes_little() -> None:
@@ -79,8 +88,7 @@ def test_null_tournaments_exclude_zero_at_most_five_percent_plus_noise() -> None
         kinds = ("random", "random")
         config = study_config(kinds, 12, 100 + seed, 0.5, secret=None)
         pair = measure(config, kinds, resamples=400)
-        for kind in excluded:
-            cell = pair[kind]
-            excluded[kind] += cell["lo"] > 0 or cell["hi"] < 0
+        excluded["unpaired"] += _excludes_zero(pair["unpaired"])
+        excluded["paired"] += _excludes_zero(pair["paired"])
     assert excluded["unpaired"] <= MOST_EXCLUDING, excluded
     assert excluded["paired"] <= MOST_EXCLUDING, excluded
