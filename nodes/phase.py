@@ -7,7 +7,7 @@ and a synchronous run (`play`, `resume`, `graph.invoke`) awaits it through
 """
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from langchain_core.runnables import Runnable, RunnableConfig
@@ -42,7 +42,7 @@ def context_of(runtime: Runtime[GameContext]) -> GameContext:
     return runtime.context if runtime.context is not None else default_context()
 
 
-Body = Callable[[GameGraphState, Runtime[GameContext]], Awaitable[GameGraphState]]
+Body = Callable[[GameGraphState, Runtime[GameContext]], Coroutine[Any, Any, GameGraphState]]
 
 
 class Node(Runnable[GameGraphState, GameGraphState]):

@@ -7,4 +7,4 @@ from autowerewolf.rules.roles import ROLE_TABLE
 
 def test_key_roles_are_exactly_the_gods_of_the_role_table() -> None:
     gods = {role.value for role, spec in ROLE_TABLE.items() if spec.god}
-    assert gods and KEY_ROLES == gods
+    assert gods and gods == KEY_ROLES
