@@ -15,9 +15,7 @@ speech, a wolf message) takes it beside the option, at most `MAX_TEXT_CHARS` cha
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from autowerewolf.prompts import speech_acts
 from autowerewolf.prompts.environment import waiting_line
@@ -33,6 +31,9 @@ from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.rules.roles import ROLE_NAMES, Camp, Role, camp_of
 from autowerewolf.rules.steps import STEPS, TextKind, takes_text
 from autowerewolf.rules.views import SeatView
+
+if TYPE_CHECKING:  # numpy is imported where features are built: a CLI start needs none
+    import numpy as np
 
 PROTOCOL = "autowerewolf.agent/1"
 WAIT = "wait"
@@ -212,9 +213,11 @@ Standing = tuple[bool, bool, Role | None, bool]
 
 def public_block(
     seats: Sequence[str], standing: Sequence[Standing], public: FactsLedger
-) -> np.ndarray:
+) -> "np.ndarray":
     """The per-seat matrix of the public features (the private columns 0): the same for
     every seat of the table, so an observer builds it once per state."""
+    import numpy as np
+
     n = len(seats)
     block = np.zeros((n, len(SEAT_FEATURES)), np.float32)
     index = {s: i for i, s in enumerate(seats)}
@@ -251,15 +254,17 @@ def public_block(
 
 def seat_features(
     seats: Sequence[str],
-    block: np.ndarray,
+    block: "np.ndarray",
     public: FactsLedger,
     own: SeatKnowledge,
     facts: SeatFacts,
-) -> np.ndarray:
+) -> "np.ndarray":
     """The structured observation of the seat of `facts`: GLOBAL_FEATURES, then
     SEAT_FEATURES per seat (float32 in [0, 1]). `block` is the public block, `public` the
     ledger of the public events, `own` the seat's knowledge of its private events (a
     ledger fed every event it saw serves as both)."""
+    import numpy as np
+
     n = len(seats)
     index = {s: i for i, s in enumerate(seats)}
     out = np.zeros(len(GLOBAL_FEATURES) + n * len(SEAT_FEATURES), np.float32)
