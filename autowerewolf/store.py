@@ -39,7 +39,10 @@ BUSY_TIMEOUT_S = 60
 APPLICATION_ID = 0x41575746
 SCHEMA_VERSION = 1
 # LangGraph's checkpoint tables, tournaments' designs and result rows, batches' failed games.
-OWN_TABLES = frozenset({"checkpoints", "writes", "results", "failures", "tournaments"})
+# model_answers: the recorded model calls a tournament is replayed from (backends/recorded.py).
+OWN_TABLES = frozenset(
+    {"checkpoints", "writes", "results", "failures", "tournaments", "model_answers"}
+)
 
 
 # Types restored from checkpoints. The serializer refuses unlisted classes (a saved game

@@ -11,6 +11,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import SecretStr
 
 from autowerewolf.backends.config import ModelConfig
+from autowerewolf.backends.recorded import recorded
 from autowerewolf.backends.redact import register_secret_env
 from autowerewolf.backends.simulated import SimulatedChatModel
 from autowerewolf.errors import SettingsError
@@ -103,7 +104,15 @@ def make_chat_model(
     llama-server instead). ``client_retries=False``: the OpenAI client does not retry by
     itself, because a gate (backends/gate.py) does. ``slot``: every call goes to that slot
     of the managed server (llama-server's ``id_slot``), whose prompt cache it then reuses.
+    While an answer book is active (backends/recorded.py) the model's calls are recorded.
     """
+    identity = cfg.model_dump(mode="json", include={"backend", "model", "temperature", "seed"})
+    return recorded(_unrecorded(cfg, local, client_retries, slot), identity)
+
+
+def _unrecorded(
+    cfg: ModelConfig, local: LocalServer | None, client_retries: bool, slot: int | None
+) -> BaseChatModel:
     retries = cfg.retries if client_retries else 0
     if cfg.backend == "api":
         assert cfg.base_url is not None  # guaranteed by ModelConfig validation

@@ -129,6 +129,14 @@ def tournament(
     concurrency: Annotated[int | None, typer.Option(help="Games played at once.", min=1)] = None,
     probes: ProbesOption = None,
     gte: GteOption = True,
+    replay_from: Annotated[
+        Path | None,
+        typer.Option(
+            "--replay-from",
+            help="A tournament database whose recorded model answers answer the calls it "
+            "holds (the others are asked; the run prints hits and misses).",
+        ),
+    ] = None,
 ) -> None:
     """Play a tournament (running it again continues it), then write its report."""
     require_eval_extra("tournament")
@@ -161,7 +169,7 @@ def tournament(
     )
     record = None
     if spec.stop is None:
-        outcomes = run_tournament(spec, target, concurrency, console)
+        outcomes = run_tournament(spec, target, concurrency, console, replay_from)
         console.print(", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items()) if v))
     else:
         from autowerewolf.evaluation.tournament.sequential import run_sequential

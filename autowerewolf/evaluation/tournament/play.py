@@ -7,10 +7,12 @@ with another design is refused, more games extend it (fingerprint.py).
 
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.console import Console
 
 from autowerewolf.backends.gate import check_rate_limits
+from autowerewolf.backends.recorded import AnswerBook, activate
 from autowerewolf.batch.local import run_batch
 from autowerewolf.batch.runner import BatchGame
 from autowerewolf.errors import SettingsError
@@ -70,8 +72,38 @@ def run_tournament(
     db: Database,
     concurrency: int | None = None,
     console: Console | None = None,
+    replay_from: Path | None = None,
 ) -> Counter[str]:
-    """Play every unfinished game of the tournament; returns outcome counts."""
+    """Play every unfinished game of the tournament; returns outcome counts.
+
+    On a SQLite database every model call's request and answer is kept in it
+    (backends/recorded.py); `replay_from`: a database whose recorded answers answer the
+    calls they hold, the others go to the model. The book lives in this process, so games
+    with model seats are then played in one (their calls still overlap on its event loop)."""
+    if replay_from is not None and not isinstance(db, Path):
+        raise SettingsError("--replay-from needs the games in a SQLite file (--db PATH)")
+    if replay_from is not None and not replay_from.is_file():
+        raise SettingsError(f"--replay-from {replay_from}: no such database")
+    book = AnswerBook(db, replay_from) if isinstance(db, Path) else None
+    activate(book)
+    try:
+        return _run(config, db, concurrency, console, book)
+    finally:
+        activate(None)
+        if book is not None:
+            book.close()
+            if replay_from is not None and console is not None:
+                hits, misses = book.tally["hits"], book.tally["misses"]
+                console.print(f"Recorded answers: {hits} hits, {misses} misses (asked).")
+
+
+def _run(
+    config: TournamentConfig,
+    db: Database,
+    concurrency: int | None,
+    console: Console | None,
+    book: AnswerBook | None,
+) -> Counter[str]:
     todo, done = (found := pending(config, db)).todo, found.done
     outcomes: Counter[str] = Counter({"already finished": done})
     started = start_models(todo)
@@ -89,6 +121,7 @@ def run_tournament(
         played = run_batch(
             db, jobs, concurrency=concurrency or config.concurrency, console=console,
             experience=experience, finished=save,
+            processes=1 if book is not None and any(j.models for j in jobs) else None,
         )  # fmt: skip
     finally:
         rows.close()
