@@ -26,6 +26,7 @@ from autowerewolf.rules.views import (
     seat_view,
 )
 from autowerewolf.web.reader import Step
+from autowerewolf.web.standing import death_notice, ending_words
 
 GOD = "god"
 PUBLIC = "public"
@@ -151,6 +152,9 @@ def header_json(state: GameState, audience: str) -> dict[str, Any]:
         "over": state.is_over,
         "winner": state.winner.value if state.winner else None,
         "win_reason": state.win_reason,
+        "ending": ending_words(state.winner.value if state.winner else None, state.win_reason)
+        if state.is_over
+        else None,
     }
     if audience == GOD:
         header["ply"] = state.ply
@@ -209,6 +213,7 @@ def me_json(view: SeatView) -> dict[str, Any]:
         "cure_available": view.cure_available,
         "poison_available": view.poison_available,
         "last_guarded": view.last_guarded,
+        "death": death_notice(view),
     }
 
 

@@ -39,8 +39,9 @@ async def game(request: Request) -> Response:
         body["audiences"] = [claims.seat, PUBLIC]
     else:
         body["audiences"] = [PUBLIC]
-    if is_seat(audience):
-        body["me"] = me_json(seat_view(game, (), audience))
+    if is_seat(audience):  # its own events too: how it died is told in them
+        events = (await read(runtime.reader.load, game_id)).events
+        body["me"] = me_json(seat_view(game, events, audience))
     return JSONResponse(body)
 
 

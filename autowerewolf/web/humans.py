@@ -55,6 +55,9 @@ class AnswerBox:
             asked = pending["value"]["seats"] if pending else {}
             if pending is None or seat not in asked:
                 raise HTTPException(409, "no decision is waiting for this seat")
+            if answered_key(body) != pending["value"]["key"]:
+                # A tab left open on an earlier question must not answer the next one.
+                raise HTTPException(409, "this question has passed")
             answer = checked_answer(
                 body, asked[seat]["options"], takes_text(pending["value"]["step"])
             )
@@ -70,6 +73,14 @@ class AnswerBox:
             await server_games.resume(game_id, collected.answers)
             del self._collected[game_id]
             return {"accepted": True, "resumed": True}
+
+
+def answered_key(body: object) -> str:
+    """The decision key an answer names; a 400 if it names none."""
+    key = body.get("key") if isinstance(body, dict) else None
+    if not isinstance(key, str) or not key:
+        raise HTTPException(400, 'an answer names its question: {"key": ..., "option": ...}')
+    return key
 
 
 def checked_answer(

@@ -100,7 +100,10 @@ def answer_some(server: Server, game: str, token: str, answers: int) -> None:
                 continue
             text = "Hm." if decision["text"] else ""
             option = decision["options"][0]["option"]
-            seat.post(f"/aw/games/{game}/answer", json={"option": option, "text": text})
+            seat.post(
+                f"/aw/games/{game}/answer",
+                json={"key": decision["key"], "option": option, "text": text},
+            )
             answers -= 1
         if answers and time.monotonic() >= deadline:
             raise AssertionError(f"game {game} asked its human nothing for 60 s")

@@ -143,7 +143,9 @@ def answer_now(server: Server, game: str, seat: httpx.Client, decision: dict[str
     answered = len(human_latencies(server, game))
     text = "Hm." if decision["text"] else ""
     option = decision["options"][0]["option"]
-    assert seat.post(f"/aw/games/{game}/answer", json={"option": option, "text": text}).is_success
+    assert seat.post(
+        f"/aw/games/{game}/answer", json={"key": decision["key"], "option": option, "text": text}
+    ).is_success
     deadline = time.monotonic() + 60
     while len(human_latencies(server, game)) == answered:
         assert time.monotonic() < deadline, "the answer was never recorded"

@@ -108,7 +108,10 @@ def play_human(server: Server, watched: Watched, seat_token: str) -> None:
                 watched.answered_at_night.add(int(decision["key"][1:].split(":")[0]))
             text = "I am thinking." if decision["text"] else ""
             option = decision["options"][0]["option"]
-            seat.post(f"/aw/games/{watched.game}/answer", json={"option": option, "text": text})
+            seat.post(
+                f"/aw/games/{watched.game}/answer",
+                json={"key": decision["key"], "option": option, "text": text},
+            )
 
 
 def test_nights_last_as_long_with_a_human_wolf_as_with_a_human_villager(tmp_path: Path) -> None:

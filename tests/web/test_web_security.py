@@ -340,12 +340,15 @@ def _play_to_the_end(
                 if decision is None:
                     continue
                 if answered == 0:
-                    bad = client.post(f"/aw/games/{game}/answer", json={"option": "P99"})
+                    bad = client.post(
+                        f"/aw/games/{game}/answer", json={"key": decision["key"], "option": "P99"}
+                    )
                     assert bad.status_code == 400 and "not legal" in bad.json()["detail"]
                 option = decision["options"][0]["option"]
                 text = f"{seat} has a feeling." if decision["text"] else ""
                 reply = client.post(
-                    f"/aw/games/{game}/answer", json={"option": option, "text": text}
+                    f"/aw/games/{game}/answer",
+                    json={"key": decision["key"], "option": option, "text": text},
                 )
                 assert reply.status_code == 200, reply.text
                 received[seat].append(reply.text)

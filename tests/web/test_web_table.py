@@ -18,6 +18,7 @@ import pytest
 
 from autowerewolf.rules.events import EventKind
 from autowerewolf.web.reader import GameReader
+from autowerewolf.web.standing import ending_words
 from tests.fixed import HEX_SECRET
 from tests.web.browser import VIEWPORT, open_tab, screenshot, screenshot_of
 from tests.web.conftest import Server, answer_some, running_server, token_of
@@ -62,9 +63,8 @@ def test_night_the_ending_and_a_replay_without_spoilers(
     page = tab.page
     page.wait_for_selector('section.game[data-ready="public"]')
     # The end: the last deaths told, the winner and why, every role, the night actions.
-    assert "win" in page.inner_text("#winner") and record.game.win_reason in page.inner_text(
-        "#centre"
-    )
+    winner = record.game.winner.value if record.game.winner else None
+    assert page.inner_text("#winner") == ending_words(winner, record.game.win_reason)
     roles = {
         seat: page.inner_text(f'#circle [data-seat="{seat}"] .seat-role')
         for seat in (s.id for s in record.game.seats)
@@ -180,12 +180,14 @@ def test_an_empty_speech_is_refused_by_the_server(server: Server) -> None:
                 continue
             if decision["text"] == "speech":
                 refused = client.post(
-                    f"/aw/games/{game}/answer", json={"option": "speak", "text": "   "}
+                    f"/aw/games/{game}/answer",
+                    json={"key": decision["key"], "option": "speak", "text": "   "},
                 )
                 assert refused.status_code == 400 and "empty" in refused.json()["detail"]
                 return
             client.post(
-                f"/aw/games/{game}/answer", json={"option": decision["options"][0]["option"]}
+                f"/aw/games/{game}/answer",
+                json={"key": decision["key"], "option": decision["options"][0]["option"]},
             )
     raise AssertionError("no speech was asked")
 

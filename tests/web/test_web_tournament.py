@@ -66,7 +66,8 @@ def play_human_seats(server: Server, game: dict[str, Any]) -> int:
                     option = asked["options"][0]["option"]
                     text = f"{seat} has a feeling." if asked["text"] else ""
                     reply = client.post(
-                        f"/aw/games/{game['game']}/answer", json={"option": option, "text": text}
+                        f"/aw/games/{game['game']}/answer",
+                        json={"key": asked["key"], "option": option, "text": text},
                     )
                     assert reply.status_code == 200, reply.text
                     answered += 1

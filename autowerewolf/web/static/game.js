@@ -7,6 +7,8 @@ import { DrillDown } from "/app/drill.js";
 import { MyStanding, SeatPanel } from "/app/seat.js";
 
 const PLAY_MS = 250;
+const RECENT_LINES = 3; // the transcript's newest lines shown inside a question
+const DIVIDER_KINDS = new Set(["night_start", "day_start"]);
 
 function Links({ gameId, links }) {
   const [shown, setShown] = useState(links || {});
@@ -109,8 +111,7 @@ export function GamePage({ gameId, me }) {
   const centre = html`<div id="centre">
     <div class="day" id="phase">${phase.night ? "Night" : "Day"} ${phase.number || (frame ? frame.day : 1)}</div>
     ${phase.night && !over ? html`<div class="calling" id="calling">the moderator calls the night roles</div>` : ""}
-    ${over ? html`<div class="winner" id="winner">${frame.winner ? `${frame.winner} win` : "draw"}</div>
-      <div class="reason">${frame.win_reason || ""}</div>` : ""}
+    ${over ? html`<div class="winner" id="winner">${frame.ending || ""}</div>` : ""}
   </div>`;
   const live = me.kind === "seat" && !(frames.length && frames[frames.length - 1].over);
   const branch = audience === "god" && position !== null && current && frame && frame.ply !== undefined
@@ -140,7 +141,9 @@ export function GamePage({ gameId, me }) {
       onMove=${(p) => { setPlaying(false); setPosition(p === null || p >= total - 1 ? null : p); }}
       onPlay=${() => { if (!playing && position === null) setPosition(0); setPlaying(!playing); }}
       onBranch=${branch} />`}
-    ${me.kind === "seat" && html`<${SeatPanel} gameId=${gameId} turn=${status ? status.turn : null} />`}
+    ${me.kind === "seat" && html`<${SeatPanel} gameId=${gameId} turn=${status ? status.turn : null}
+      recent=${visible.filter((e) => !DIVIDER_KINDS.has(e.kind)).slice(-RECENT_LINES)}
+      ending=${over ? frame.ending : null} death=${header.me ? header.me.death : null} />`}
     <div class="board">
       <div class="left">
         <${SeatCircle} players=${players} focus=${focus} centre=${centre} />

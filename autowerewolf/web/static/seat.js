@@ -13,11 +13,20 @@ export function MyStanding({ me }) {
   return html`<div class="card me" id="me">
     <h3>${me.seat} · ${me.name}</h3>
     <p>You are the <b id="my-role">${me.role}</b> (${me.camp}).</p>
+    ${me.death && html`<p class="death" id="death-notice">${me.death}</p>`}
     ${facts.map((f) => html`<p class="fact">${f}</p>`)}
   </div>`;
 }
 
-function DecisionForm({ gameId, decision, onAnswered }) {
+// The newest lines of the transcript, inside the question: what must be answered stays
+// beside the question on any screen.
+function Recent({ lines }) {
+  if (!lines.length) return null;
+  return html`<ol class="recent" id="recent" title="what just happened">
+    ${lines.map((e) => html`<li class=${e.audience === "public" ? "" : "private"} data-kind=${e.kind}>${e.line}</li>`)}</ol>`;
+}
+
+function DecisionForm({ gameId, decision, recent, onAnswered, onPassed }) {
   const options = decision.options.map((o) => o.option);
   const [option, setOption] = useState(options.length === 1 ? options[0] : null);
   const [text, setText] = useState("");
@@ -28,10 +37,18 @@ function DecisionForm({ gameId, decision, onAnswered }) {
     if (option === null && options.includes("speak")) setOption("speak");
   };
   const empty = speech && option === "speak" && !text.trim();
-  const { busy, error, submit } = useSubmit(async () =>
-    onAnswered(await post(`/aw/games/${encodeURIComponent(gameId)}/answer`, { option, text })));
+  // The answer names its question: a tab left on an earlier one is refused (409).
+  const { busy, error, submit } = useSubmit(async () => {
+    try {
+      onAnswered(await post(`/aw/games/${encodeURIComponent(gameId)}/answer`, { key: decision.key, option, text }));
+    } catch (failure) {
+      if (failure.status === 409) onPassed(failure);
+      throw failure;
+    }
+  });
   return html`<form class="card decision" id="decision" data-key=${decision.key} onSubmit=${submit}>
     <h3>Your decision</h3>
+    <${Recent} lines=${recent} />
     <p class="question">${decision.question}</p>
     ${decision.error && html`<p class="error" id="decision-error">error: ${decision.error}</p>`}
     <div class="options">${decision.options.map((o) => html`<label class="option">
@@ -71,7 +88,7 @@ function SoundToggle() {
     onChange=${flip} /> a tone for each question</label>`;
 }
 
-export function SeatPanel({ gameId, turn }) {
+export function SeatPanel({ gameId, turn, recent, ending, death }) {
   const [decision, setDecision] = useState(null);
   const [note, setNote] = useState(null);
   const [error, setError] = useState(null);
@@ -84,6 +101,12 @@ export function SeatPanel({ gameId, turn }) {
       if (body.decision) setNote(null);
     }, setError);
   useEffect(() => { load(); }, [gameId, turn]);
+  // A note about an answer means nothing once the seat has died or the game has ended.
+  useEffect(() => { if (death || ending) setNote(null); }, [death, ending]);
+  const passed = (failure) => {
+    setError(failure);
+    load();
+  };
   const answered = (result) => {
     setDecision(null);
     setNote(result.resumed ? "Answer sent." : "Answer sent; waiting for the other seats asked.");
@@ -93,7 +116,9 @@ export function SeatPanel({ gameId, turn }) {
     <${ErrorLine} error=${error} />
     ${decision
       ? html`<${DecisionForm} key=${`${decision.key}|${decision.error}`} gameId=${gameId}
-          decision=${decision} onAnswered=${answered} />`
-      : html`<p class="waiting" id="no-decision">${note || "Nothing to decide right now."}</p>`}
+          decision=${decision} recent=${recent} onAnswered=${answered} onPassed=${passed} />`
+      : ending
+        ? html`<p class="ending" id="ending">${ending}</p>`
+        : html`<p class="waiting" id="no-decision">${note || death || "Nothing to decide right now."}</p>`}
   </div>`;
 }

@@ -1,0 +1,104 @@
+"""A human seat's page in headless Chromium: a stale tab's answer is refused, what just
+happened stays beside the question at desktop and phone widths, and a dead seat and the end
+are told in words."""
+
+from typing import Any
+
+import pytest
+
+from autowerewolf.web.standing import ending_words
+from tests.fixed import HEX_SECRET
+from tests.web.browser import Tab, answer_until_over, open_tab, wait_finished
+from tests.web.conftest import Server
+from tests.web.test_web_browser import truth
+
+pytestmark = pytest.mark.slow
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def _human_game(server: Server, seed: int) -> tuple[str, str]:
+    made = server.create(
+        {"seed": seed, "secret": HEX_SECRET, "default": "random", "seats": {"P01": "human"}}
+    )
+    return str(made["game"]), dict(made["links"])["P01"]  # type: ignore[arg-type]
+
+
+def _in_viewport(tab: Tab, selector: str) -> bool:
+    return bool(
+        tab.page.evaluate(
+            """s => { const r = document.querySelector(s).getBoundingClientRect();
+              return r.top >= 0 && r.bottom <= innerHeight && r.height > 0; }""",
+            selector,
+        )
+    )
+
+
+def test_a_stale_tab_is_told_its_question_has_passed(browser: Any, server: Server) -> None:
+    link = _human_game(server, 126)[1]
+    fresh, stale = open_tab(browser, server, link), open_tab(browser, server, link)
+    for tab in (fresh, stale):
+        tab.page.wait_for_selector("#decision", timeout=60_000)
+    first_key = stale.page.get_attribute("#decision", "data-key")
+    held: list[Any] = []  # the stale tab hears of no new question: its page stays as it was
+    stale.page.route("**/decision", lambda route: held.append(route))
+    fresh.page.locator("#decision input[type=radio]").first.check()
+    if fresh.page.locator("#speech").count():
+        fresh.page.fill("#speech", "Hello.")
+    fresh.page.click("#send")
+    fresh.page.wait_for_function(
+        "k => { const d = document.querySelector('#decision'); return d && d.dataset.key !== k; }",
+        arg=first_key,
+        timeout=60_000,
+    )
+    assert stale.page.get_attribute("#decision", "data-key") == first_key
+    stale.page.locator("#decision input[type=radio]").first.check()
+    if stale.page.locator("#speech").count():
+        stale.page.fill("#speech", "Too late.")
+    stale.page.click("#send")
+    stale.page.wait_for_selector("#seat-panel .error[role=alert]")
+    assert "this question has passed" in stale.page.inner_text("#seat-panel")
+    for route in held:
+        route.abort()
+    fresh.close()
+    stale.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_latest_line_is_in_view_while_a_question_is_shown(
+    browser: Any, server: Server, viewport: dict[str, int]
+) -> None:
+    link = _human_game(server, 126)[1]
+    tab = open_tab(browser, server, link)
+    page = tab.page
+    page.set_viewport_size(viewport)
+    for _ in range(3):  # a few questions into the game, with a transcript behind them
+        page.wait_for_selector("#decision #recent li", timeout=60_000)
+        newest = page.locator("#transcript .line").last.inner_text()
+        assert page.locator("#recent li").last.inner_text() == newest
+        assert _in_viewport(tab, "#recent li:last-child"), viewport
+        key = page.get_attribute("#decision", "data-key")
+        page.locator("#decision input[type=radio]").first.check()
+        if page.locator("#speech").count():
+            page.fill("#speech", "Hello.")
+        page.click("#send")
+        page.wait_for_function(
+            "k => !document.querySelector(`#decision[data-key='${k}']`)", arg=key
+        )
+    tab.close()
+
+
+@pytest.mark.webslow
+def test_a_dead_seat_is_told_and_the_end_is_said_in_words(browser: Any, server: Server) -> None:
+    game, link = _human_game(server, 126)
+    tab = open_tab(browser, server, link)
+    answer_until_over(tab)
+    wait_finished(tab.page)
+    final = truth(server, game)
+    assert not next(s for s in final.seats if s.id == "P01").alive, "seed 126 kills P01"
+    notice = tab.page.inner_text("#death-notice")
+    assert notice.startswith("You died on day ") and "keep watching" in notice
+    winner = final.winner.value if final.winner else None
+    assert tab.page.inner_text("#ending") == ending_words(winner, final.win_reason)
+    assert not tab.page.locator("#no-decision").count()  # no "Answer sent." past the end
+    tab.close()

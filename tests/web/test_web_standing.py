@@ -1,0 +1,25 @@
+"""The end and a seat's answer in words: the winner and why from the rules' own reasons,
+and an answer that names no question is refused in one line."""
+
+import pytest
+from starlette.exceptions import HTTPException
+
+from autowerewolf.web.humans import answered_key
+from autowerewolf.web.standing import ending_words
+
+
+def test_the_end_says_who_won_and_why_without_jargon() -> None:
+    assert (
+        ending_words("wolf", "every god is dead") == "The wolves win: every special role is dead."
+    )
+    assert ending_words("good", "every werewolf is dead") == (
+        "The good side wins: every werewolf is dead."
+    )
+    assert ending_words(None, "day limit") == "The game ends in a draw: day limit."
+
+
+@pytest.mark.parametrize("body", [{"option": "P02"}, {"key": ""}, {"key": 3}, ["key"]])
+def test_an_answer_without_its_question_is_refused(body: object) -> None:
+    with pytest.raises(HTTPException) as refused:
+        answered_key(body)
+    assert refused.value.status_code == 400 and "names its question" in refused.value.detail
