@@ -101,7 +101,13 @@ def create_in_lobby(tab: Tab, seats: dict[str, str], seed: int, secret: str = ""
         page.click("#new-game summary:text('Replay a game')")
         page.fill("#secret", secret)
     page.click("#create")
-    page.wait_for_function("location.hash.startsWith('#/game/')", timeout=60_000)
+    page.wait_for_function(
+        "location.hash.startsWith('#/game/') || document.querySelector('#warnings')",
+        timeout=60_000,
+    )
+    if page.locator("#warnings").count():  # a deal made before: the lobby says so first
+        page.click("#open-warned")
+        page.wait_for_function("location.hash.startsWith('#/game/')")
     page.wait_for_selector("#circle", timeout=60_000)
     return str(page.evaluate("location.hash")).split("#/game/")[1]
 

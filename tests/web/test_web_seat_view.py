@@ -72,6 +72,8 @@ def test_the_latest_line_is_in_view_while_a_question_is_shown(
     tab = open_tab(browser, server, link)
     page = tab.page
     page.set_viewport_size(viewport)
+    page.wait_for_selector("#sound")
+    assert page.is_checked("#sound"), "the turn's tone is on by default"
     for _ in range(3):  # a few questions into the game, with a transcript behind them
         page.wait_for_selector("#decision #recent li", timeout=60_000)
         newest = page.locator("#transcript .line").last.inner_text()
@@ -101,4 +103,26 @@ def test_a_dead_seat_is_told_and_the_end_is_said_in_words(browser: Any, server: 
     winner = final.winner.value if final.winner else None
     assert tab.page.inner_text("#ending") == ending_words(winner, final.win_reason)
     assert not tab.page.locator("#no-decision").count()  # no "Answer sent." past the end
+    tab.close()
+
+
+def test_the_lobby_shows_that_a_seed_and_secret_deal_an_earlier_game(
+    browser: Any, server: Server
+) -> None:
+    tab = open_tab(browser, server, f"/app/#/enter/{server.owner}")
+    page = tab.page
+    for _ in range(2):  # the second creation deals the first game again
+        page.goto(f"{server.url}/app/#/")
+        page.wait_for_selector("#new-game")
+        page.fill("#seed", "4242")
+        page.click("#new-game summary:text('Replay a game')")
+        page.fill("#secret", HEX_SECRET)
+        page.click("#create")
+        page.wait_for_function(
+            "location.hash.startsWith('#/game/') || document.querySelector('#warnings')"
+        )
+    assert page.locator("#warnings .warning").count() == 1
+    assert page.inner_text("#warnings .warning").startswith("warning: ")
+    page.click("#open-warned")
+    page.wait_for_selector("#circle")
     tab.close()

@@ -134,9 +134,18 @@ export function Lobby({ me }) {
     const timer = setInterval(load, 3000);
     return () => clearInterval(timer);
   }, []);
-  const created = (made) => { location.hash = `#/game/${made.game}`; };
+  // A game made with warnings (a seed and secret that deal an earlier game again) stays in
+  // the lobby until they are read; without any, the page moves to the game.
+  const [warned, setWarned] = useState(null);
+  const created = (made) => {
+    if (made.warnings && made.warnings.length) setWarned(made);
+    else location.hash = `#/game/${made.game}`;
+  };
   return html`<section class="lobby">
     <${ErrorLine} error=${error} />
+    ${warned && html`<div class="card warnings" id="warnings" role="status">
+      ${warned.warnings.map((w) => html`<p class="warning">warning: ${w}</p>`)}
+      <a id="open-warned" href=${`#/game/${warned.game}`}>Open the game</a></div>`}
     ${choices && html`<${NewGame} choices=${choices} onCreated=${created} />`}
     ${choices && html`<${NewTournament} />`}
     <div class="card"><h2>Games</h2><${GameList} games=${games} owner=${me.kind === "owner"} /></div>

@@ -65,21 +65,25 @@ function DecisionForm({ gameId, decision, recent, onAnswered, onPassed }) {
 }
 
 const TITLE = document.title;
+// A tone for each new question is on unless the seat turned it off: a person who looked
+// away must hear that it is their turn.
+const soundOn = () => localStorage.getItem("aw-sound") !== "off";
 
 // A new question says so in the tab's title and, if the seat wants, with a short tone.
 function announce(decision) {
   document.title = decision ? `● Your turn · ${TITLE}` : TITLE;
-  if (!decision || localStorage.getItem("aw-sound") !== "on") return;
+  if (!decision || !soundOn()) return;
   const audio = new AudioContext();
   const tone = audio.createOscillator();
   tone.frequency.value = 660;
   tone.connect(audio.destination);
   tone.start();
+  tone.onended = () => audio.close(); // one context per tone: close it, browsers cap them
   tone.stop(audio.currentTime + 0.15);
 }
 
 function SoundToggle() {
-  const [on, setOn] = useState(localStorage.getItem("aw-sound") === "on");
+  const [on, setOn] = useState(soundOn());
   const flip = (e) => {
     localStorage.setItem("aw-sound", e.target.checked ? "on" : "off");
     setOn(e.target.checked);
