@@ -35,6 +35,7 @@ from autowerewolf.evaluation.report import files as report_files
 from autowerewolf.evaluation.report import paired, plots
 from autowerewolf.evaluation.report import tables as report_tables
 from autowerewolf.evaluation.report.cells import SMALL_NOTE, Table
+from autowerewolf.evaluation.report.clean import clean_ratings, is_clean
 from autowerewolf.evaluation.report.definitions import DEFINITIONS, FIGURES, UNITS
 from autowerewolf.evaluation.report.designs import design_table
 from autowerewolf.evaluation.report.metrics import Aggregator, Base, contestant_metrics
@@ -210,8 +211,10 @@ def build_report(
     agg, chart = Aggregator(), SpeechChart(plot_game)
     progress.stage("reading games", None)
     blocks: list[int | None] = []  # each game's seed: the games of a block share it
+    clean: list[bool] = []  # per game: no seat answered illegally or fell back
     for row in rows:
         agg.add(row)
+        clean.append(is_clean(row))
         chart.add(row)
         blocks.append(row["seed"] if row["seed"] is not None else -1 - len(blocks))
         progress.advance()
@@ -253,6 +256,7 @@ def build_report(
         "sequential": dict(sequential) if sequential else None,
         "designs": design_table(sums, base.camp_win),
         "validity": validity_table(sums),
+        "clean": clean_ratings(agg.teams, clean, names, resamples, seed),
         "ratings": _ratings(
             agg, {n: m["games"] for n, m in by_name.items()}, bt, draws, gte, progress
         ),

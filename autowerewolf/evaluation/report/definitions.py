@@ -56,6 +56,11 @@ DEFINITIONS = {
     "design's seats (mean over estimate rounds of the mean Acc of their raters)",
     "blunders": "decisions wrong whatever the player believed, / the decisions that could "
     "have been (docs/blunders.md); every player kind",
+    "voided": "share of the contestant's games voided for the clean-game ratings: a seat "
+    "answered illegally at first or fell back; Wilson 95% interval over games",
+    "clean_games": "the contestant's games in which no seat answered illegally or fell back",
+    "clean_skill": "Bradley-Terry skill fitted on the clean games alone (no seat answered "
+    "illegally or fell back), intervals over resamples of those games",
     "illegal_rate": "decisions whose first answer was not a legal choice (re-prompted, or "
     "replaced by a fallback) / decisions",
     "fallback_rate": "decisions answered by a seeded random fallback / decisions",
@@ -153,7 +158,7 @@ def metric_keys(data: Mapping[str, Any]) -> set[str]:
     as itself."""
     keys = {*CELL_COLUMNS, *PER_DECISION, *PER_GAME, *DEBATE_METRICS, *RATING_CHANCE}
     keys |= {f"blunders:{m}" for m in BLUNDER_METRICS} | {f"kpi_{r}" for r in KPI_NAMES}
-    keys.add("bt_by_role")
+    keys |= {"bt_by_role", "voided", "clean_games", "clean_skill"}
     for entry in [*data["contestants"], *data["pairs"], *data["designs"], *data["validity"]]:
         for key, value in entry.items():
             if key == "blunders":

@@ -117,6 +117,15 @@ def csvs(out: Path, data: dict[str, Any]) -> list[Path]:
             ["a", "b", "games", "n", "chance", "small", "p_a_above_b", *pair_header],
             pairs,
         ),
+        _write(
+            out / "clean_ratings.csv",
+            ["contestant", "metric", *CELL_COLUMNS],
+            [
+                [e["contestant"], metric, *cell_values(e[field])]
+                for e in data["clean"]["skills"]
+                for metric, field in (("voided", "voided"), ("clean_skill", "skill"))
+            ],
+        ),
         _write(out / "bt_by_role.csv", ["contestant", "role", *CELL_COLUMNS], by_role),
         _write(out / "designs.csv", ["model", "agent", "metric", *CELL_COLUMNS], designs),
         _write(

@@ -215,6 +215,36 @@ def _ratings(data: Mapping[str, Any]) -> Table:
     )
 
 
+def _clean(data: Mapping[str, Any]) -> Table:
+    clean = data["clean"]
+    rows = [
+        [
+            e["contestant"],
+            str(e["clean_games"]),
+            *cell_columns(e["voided"]),
+            *cell_columns(e["skill"])[:1],
+        ]
+        for e in clean["skills"]
+    ]
+    return Table(
+        "Clean-game ratings (clean_ratings.csv)",
+        [
+            "contestant",
+            "clean games",
+            "voided share [95%]",
+            "games",
+            "n",
+            "chance",
+            "BT skill over clean games [95%]",
+        ],
+        rows,
+        f"Bradley-Terry over the {clean['games']} games in which no seat answered illegally or "
+        f"fell back ({clean['voided_games']} voided), refitted on its own resamples; the voided "
+        "share is of the contestant's games (Wilson interval). Illegal, fallback and second-look "
+        "rates per model are in the validity table. Chance: 0 (a random player answers legally).",
+    )
+
+
 def _by_role(data: Mapping[str, Any]) -> Table:
     entries = data["ratings"]["bt_by_role"]
     rows = [
@@ -365,7 +395,7 @@ def tables(data: dict[str, Any]) -> list[Table]:
     names = [s["contestant"] for s in sorted(bt["skills"], key=lambda s: -s["skill"])]
     by_name = {m["contestant"]: m for m in data["contestants"]}
     gte = data["ratings"]["gte"]
-    out = [_ratings(data), _by_role(data), _pairs(data)]
+    out = [_ratings(data), _clean(data), _by_role(data), _pairs(data)]
     if gte:
         out.append(
             Table(
