@@ -4,6 +4,7 @@ and an answer that names no question is refused in one line."""
 import pytest
 from starlette.exceptions import HTTPException
 
+from autowerewolf.prompts.texts import read_yaml
 from autowerewolf.web.humans import answered_key
 from autowerewolf.web.standing import ending_words
 
@@ -23,3 +24,9 @@ def test_an_answer_without_its_question_is_refused(body: object) -> None:
     with pytest.raises(HTTPException) as refused:
         answered_key(body)
     assert refused.value.status_code == 400 and "names its question" in refused.value.detail
+
+
+def test_the_wolf_question_does_not_forbid_the_choices_it_offers() -> None:
+    # The pack's choices include its own members: the question must not rule them out.
+    question = read_yaml("decisions.yaml")["wolves"]
+    assert "choices" in question and "never yourself" not in question
