@@ -4,7 +4,8 @@ A gate lets at most `max_in_flight` calls wait on its server at once and, with
 `requests_per_s`, starts at most that many calls a second (aiolimiter's leaky bucket, the
 `ratelimit` extra). A call that fails transiently (408, 409, 429, 5xx, a refused or timed
 out connection) is retried with random exponential backoff (tenacity), or after the
-server's Retry-After when it gives one; its slot is free while it waits. The chat clients
+server's Retry-After when it gives one (up to twice it, at random, so that calls refused
+together do not come back together); its slot is free while it waits. The chat clients
 behind a gate are built with their own retries off, so retries happen (and are counted)
 here only.
 
@@ -17,6 +18,7 @@ server's (players/factory.py); there the clients retry by themselves.
 
 import asyncio
 import email.utils
+import random
 import sys
 import threading
 import time
@@ -148,7 +150,11 @@ class ModelGate:
     def _wait(self, state: RetryCallState) -> float:
         err = state.outcome.exception() if state.outcome else None
         after = retry_after_of(err) if err is not None else None
-        return after if after is not None else self._backoff(state)
+        if after is None:
+            return self._backoff(state)
+        # Spread over [after, 2 x after]: calls refused together and retried together
+        # would all be refused again.
+        return after * (1 + random.random())
 
     def _retry(self, err: BaseException) -> bool:
         after = retry_after_of(err)

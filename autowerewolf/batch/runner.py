@@ -198,20 +198,24 @@ async def play_all(
     limit = None
     if concurrency is None:
         limit = adaptive or AdaptiveLimit()
-        runner.stats.gates.listener = limit
-    stats.limit = concurrency if limit is None else limit.limit
+        stats.gates.listener = limit
+        stats.limit = limit.limit
+    else:
+        stats.limit = concurrency
     room = asyncio.Condition()
+    admitted = 0  # games started and not yet ended
 
     async def one(game: BatchGame) -> Outcome:
+        nonlocal admitted
         async with room:
-            await room.wait_for(lambda: admitted[0] < stats.limit)
-            admitted[0] += 1
+            await room.wait_for(lambda: admitted < stats.limit)
+            admitted += 1
         try:
             return await runner.play(game, finished)
         finally:
             async with room:
-                admitted[0] -= 1
-                room.notify_all()
+                admitted -= 1
+                room.notify(1)  # one place: waking every waiting game would cost O(n^2)
 
     async def adapt(limit: AdaptiveLimit) -> None:
         loop = asyncio.get_running_loop()
@@ -219,12 +223,11 @@ async def play_all(
             asked = loop.time()
             await asyncio.sleep(LAG_PROBE_S)
             limit.lag(loop.time() - asked - LAG_PROBE_S)
-            before, stats.limit = stats.limit, limit.update(loop.time(), admitted[0])
+            before, stats.limit = stats.limit, limit.update(loop.time(), admitted)
             if stats.limit > before:
                 async with room:
-                    room.notify_all()
+                    room.notify(stats.limit - before)
 
-    admitted = [0]
     adapting = asyncio.create_task(adapt(limit)) if limit is not None else None
     tasks = [asyncio.create_task(one(game)) for game in games]
     outcomes = []
