@@ -1,0 +1,135 @@
+"""A batch against a rate-limited model server (an OpenAI-compatible fake on 127.0.0.1 that
+answers 429 with Retry-After above its rate): the 429s cut the adaptive limit, the server
+stays busy near its rate, and no game fails."""
+
+import asyncio
+import json
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from autowerewolf.backends.config import PlayerModels
+from autowerewolf.backends.simulated import fill
+from autowerewolf.batch.adaptive import AdaptiveLimit
+from autowerewolf.batch.runner import BatchGame, BatchStats, Runner, play_all
+from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import GameSetup
+from autowerewolf.storage.async_savers import async_saver
+from autowerewolf.storage.stores import open_store
+from autowerewolf.storage.target import database
+from tests.fixed import HEX_SECRET
+
+RATE_PER_S = 10
+# A model's answer takes time: 12 games at once then ask ~4x the rate, as a batch started
+# above a real server's rate does (an answer in 50 ms would ask 20x and more).
+SERVER_LATENCY_S = 0.3
+
+
+class RateLimited:
+    """What the server did: requests answered and refused, by time."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.answered: deque[float] = deque()
+        self.refused: list[float] = []
+        self.served = 0
+
+    def admit(self) -> bool:
+        """Whether a request now is within RATE_PER_S over the last second."""
+        now = time.monotonic()
+        with self.lock:
+            while self.answered and self.answered[0] <= now - 1.0:
+                self.answered.popleft()
+            if len(self.answered) >= RATE_PER_S:
+                self.refused.append(now)
+                return False
+            self.answered.append(now)
+            self.served += 1
+            return True
+
+
+@contextmanager
+def rate_limited_server(seen: RateLimited) -> Iterator[str]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            if not seen.admit():
+                self._send(429, b'{"error": {"message": "rate limited"}}', "0.3")
+                return
+            time.sleep(SERVER_LATENCY_S)
+            schema = request.get("response_format", {}).get("json_schema", {}).get("schema", {})
+            content = json.dumps(fill(schema, random.Random(0)))
+            body = {
+                "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                             "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            }  # fmt: skip
+            self._send(200, json.dumps(body).encode())
+
+        def _send(self, status: int, body: bytes, retry_after: str | None = None) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            if retry_after is not None:
+                self.send_header("Retry-After", retry_after)
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_batch_settles_at_a_servers_rate_without_failed_games(tmp_path: Path) -> None:
+    seen = RateLimited()
+    limit = AdaptiveLimit(initial=12, least=1, window_s=0.5, min_calls=3)
+    # One LLM seat a game (the others random): a short game of ~15 model calls.
+    games = [
+        BatchGame(
+            f"rl-{seed}",
+            GameSetup(secret=HEX_SECRET, board="12-A", seed=seed),
+            Seating(default="random", seats={"P01": "llm"}),
+        )
+        for seed in range(18)
+    ]
+    with rate_limited_server(seen) as url:
+        models = PlayerModels.model_validate(
+            {"default": {"backend": "api", "model": "m", "base_url": url, "retries": 8}}
+        )
+
+        db = database(str(tmp_path / "rl.db"))
+        open_store(db, create=True).close()
+
+        async def main() -> list[Any]:
+            async with async_saver(db) as saver:
+                runner = Runner(saver, models, BatchStats(total=len(games)))
+                try:
+                    return await asyncio.wait_for(
+                        play_all(runner, games, None, adaptive=limit), timeout=120
+                    )
+                finally:
+                    runner.pool.close()
+
+        started = time.monotonic()
+        outcomes = asyncio.run(main())
+        took_s = time.monotonic() - started
+    assert [o.status for o in outcomes] == ["finished"] * len(games)
+    assert seen.refused, "the server never refused a call: the test did not reach its rate"
+    assert not limit.slow_start  # the 429s cut the limit
+    # The server is kept busy near its rate rather than left idle.
+    assert seen.served / took_s >= RATE_PER_S / 2
