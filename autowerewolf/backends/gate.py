@@ -38,7 +38,6 @@ from tenacity import (
     AsyncRetrying,
     RetryCallState,
     retry_if_exception,
-    stop_after_attempt,
     wait_random_exponential,
 )
 
@@ -51,6 +50,10 @@ TRANSIENT_STATUS = frozenset({408, 409, 429})
 REFUSED_STATUS = frozenset({401, 403, 404})
 # A Retry-After longer than this is not waited for: the call fails as unavailable.
 MAX_RETRY_AFTER_S = 120.0
+# A call the server keeps asking to wait (a rate limit's Retry-After) is retried for up to
+# this long, beyond `attempts`: the server is up and says when to come back, so giving up
+# after a few waits would fail a game that only had to queue.
+RATE_LIMITED_BUDGET_S = 300.0
 RATE_EXTRA_HINT = 'pip install -e ".[ratelimit]"'
 
 
@@ -156,6 +159,12 @@ class ModelGate:
         # would all be refused again.
         return after * (1 + random.random())
 
+    def _stop(self, state: RetryCallState) -> bool:
+        err = state.outcome.exception() if state.outcome else None
+        if err is not None and status_of(err) == 429 and retry_after_of(err) is not None:
+            return state.seconds_since_start > RATE_LIMITED_BUDGET_S
+        return state.attempt_number >= self.attempts
+
     def _retry(self, err: BaseException) -> bool:
         after = retry_after_of(err)
         return is_transient(err) and (after is None or after <= MAX_RETRY_AFTER_S)
@@ -207,7 +216,7 @@ class ModelGate:
             async for attempt in AsyncRetrying(
                 retry=retry_if_exception(self._retry),
                 wait=self._wait,
-                stop=stop_after_attempt(self.attempts),
+                stop=self._stop,
                 before_sleep=self._count_retry,
                 reraise=True,
             ):

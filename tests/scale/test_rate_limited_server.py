@@ -14,6 +14,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.backends.simulated import fill
 from autowerewolf.batch.adaptive import AdaptiveLimit
@@ -95,6 +97,7 @@ def rate_limited_server(seen: RateLimited) -> Iterator[str]:
         server.server_close()
 
 
+@pytest.mark.long  # about 20-30 s: a batch against a throttled server
 def test_a_batch_settles_at_a_servers_rate_without_failed_games(tmp_path: Path) -> None:
     seen = RateLimited()
     limit = AdaptiveLimit(initial=12, least=1, window_s=0.5, min_calls=3)
