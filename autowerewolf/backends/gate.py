@@ -162,7 +162,7 @@ class ModelGate:
     def _stop(self, state: RetryCallState) -> bool:
         err = state.outcome.exception() if state.outcome else None
         if err is not None and status_of(err) == 429 and retry_after_of(err) is not None:
-            return state.seconds_since_start > RATE_LIMITED_BUDGET_S
+            return (state.seconds_since_start or 0.0) > RATE_LIMITED_BUDGET_S
         return state.attempt_number >= self.attempts
 
     def _retry(self, err: BaseException) -> bool:
