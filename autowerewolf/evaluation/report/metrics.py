@@ -47,16 +47,17 @@ from autowerewolf.evaluation.games.blunders import METRICS as BLUNDER_METRICS
 from autowerewolf.evaluation.games.facts import GameRow, SeatRow
 from autowerewolf.evaluation.report import designs as design_report
 from autowerewolf.evaluation.report import validity
-from autowerewolf.rules.roles import GODS, camp_of
+from autowerewolf.rules.roles import GODS, Role, camp_of
 
 # The gods (rules/roles.py): a board's key roles, whose survival the report follows.
 KEY_ROLES = frozenset(role.value for role in GODS)
-KPI_NAMES = {
-    "seer": "wolves found / wolves",
-    "witch": "good saves + wolf poisons / potions used",
-    "guard": "nights guarding the wolves' target / nights guarded",
-    "hunter": "shots at wolves / shots",
-    "werewolf": "wolves alive at the end / wolves",
+# Keyed by the registry's roles (a StrEnum: a role's name finds its entry too).
+KPI_NAMES: dict[str, str] = {
+    Role.SEER: "wolves found / wolves",
+    Role.WITCH: "good saves + wolf poisons / potions used",
+    Role.GUARD: "nights guarding the wolves' target / nights guarded",
+    Role.HUNTER: "shots at wolves / shots",
+    Role.WEREWOLF: "wolves alive at the end / wolves",
 }
 EVERYONE = "*"  # the column prefix of totals over every seat (the outcome metrics' null)
 # Per-game sums of each contestant, and what a metric divides them by.
