@@ -109,9 +109,17 @@ def _outsiders(s: Situation, seats: list[str]) -> list[str]:
     return [o for o in seats if o != s.view.seat and o not in s.mates]
 
 
+def _harm_outsider(s: Situation, passing: Option) -> str:
+    """A wolf's kill or vote: the claimed Seer, else a seeded outsider; when every target
+    left is a packmate (a revote between two of them), pass, else name itself, where the
+    table allows it."""
+    targets = _outsiders(s, [o for o in s.options if o != passing])
+    spare = [o for o in (passing.value, s.view.seat) if o in s.options][:1]
+    return s.first(_outsiders(s, s.beliefs.seer_claims), targets or spare)
+
+
 def _wolves(s: Situation) -> str:
-    targets = _outsiders(s, [o for o in s.options if o != Option.NONE])
-    return s.first(_outsiders(s, s.beliefs.seer_claims), targets)
+    return _harm_outsider(s, Option.NONE)
 
 
 def _seer(s: Situation) -> str:
@@ -133,8 +141,7 @@ def _badge(s: Situation) -> str:
 def _exile_vote(s: Situation) -> str:
     me = s.view.seat  # a table may allow voting for oneself (`exile_self_vote`): never do
     if s.is_wolf:
-        targets = _outsiders(s, [o for o in s.options if o != Option.ABSTAIN])
-        return s.first(_outsiders(s, s.beliefs.seer_claims), targets)
+        return _harm_outsider(s, Option.ABSTAIN)
     suspects = [o for o in s.options if o not in (*s.trusted, me) and o != Option.ABSTAIN]
     return s.first(s.known_wolves, suspects)
 
