@@ -439,6 +439,13 @@ def takes_text(step: str) -> TextKind | None:
     return found.text if found is not None else None
 
 
+def effect_of(step: str) -> Effect | None:
+    """What choosing a seat at `step` does to it (harm, help, check), or None: no seat is
+    chosen, or the step is not in the table (a measurement probe)."""
+    found = STEPS.get(step)
+    return found.effect if found is not None else None
+
+
 def check_key(key: DecisionKey) -> DecisionKey:
     """`key` if it names a decision of the table in the shape its step is keyed by (keys.py),
     else BadKey saying what is wrong."""

@@ -29,7 +29,7 @@ from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Option
 from autowerewolf.rules.discussion import BID_OPTIONS
 from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.rules.roles import ROLE_NAMES, Camp, Role, camp_of
-from autowerewolf.rules.steps import STEPS, TextKind, takes_text
+from autowerewolf.rules.steps import STEPS, TextKind, effect_of, takes_text
 from autowerewolf.rules.views import SeatView
 
 if TYPE_CHECKING:  # numpy is imported where features are built: a CLI start needs none
@@ -379,5 +379,6 @@ def request_json(view: SeatView, actions: Actions, seed: int, request_id: int) -
         "messages": shown.messages(),
         "takes_text": text_kind(view),
         "max_text_chars": MAX_TEXT_CHARS,
+        "effect": effect_of(view.step) if view.step is not None else None,
         "seed": seed,
     }

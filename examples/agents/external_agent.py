@@ -6,16 +6,15 @@ one seat of a game over the protocol of docs/agent-protocol.md.
     python3 examples/agents/external_agent.py --http 8642 &
     autowerewolf play --agent http://127.0.0.1:8642/agent
 
-Its policy reads the request's features: it never votes, shoots or kills itself or a
-fellow wolf, votes out a seat its own Seer checks found to be a wolf, and otherwise picks
-at random (seeded by the seat's own seed), speaking a short line where it must speak."""
+Its policy reads the request's features: at a step whose `effect` is harm (a kill, a vote,
+a shot, a duel) it never names itself or a fellow wolf and names a seat its own Seer checks
+found to be a wolf; otherwise it picks at random (seeded by the seat's own seed), speaking a
+short line where it must speak."""
 
 import json
 import random
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-HARMFUL = {"wolves", "exile_vote", "witch_poison", "hunter_shot"}
 
 
 def seat_features(request: dict) -> dict[str, dict[str, float]]:
@@ -34,7 +33,7 @@ def answer(request: dict) -> dict:
     rng = random.Random(f"{request['seed']}:{request['key']}")
     options = request["options"]
     seats = seat_features(request)
-    if request["step"] in HARMFUL:
+    if request["effect"] == "harm":
         wolves = [o for o in options if seats.get(o, {}).get("checked_wolf")]
         if wolves:
             return {"option": wolves[0], "reasoning": "my own check found a wolf"}

@@ -17,8 +17,12 @@ import jsonschema
 import pytest
 
 from autowerewolf.errors import SettingsError
+from autowerewolf.players.observation import request_json
 from autowerewolf.players.records import DecisionRecord
+from autowerewolf.rules.config import BOARDS
+from autowerewolf.rules.steps import STEPS, steps_where
 from autowerewolf.runner import Games
+from autowerewolf.table import Table
 from examples.agents.external_agent import answer
 from tests.fixed import HEX_SECRET
 from tests.graph.graph_helpers import assert_user_error, cli
@@ -168,6 +172,45 @@ def test_the_example_agents_answers_validate(tmp_path: Path) -> None:
     answers = schema("answer")
     for line in log.read_text().splitlines()[1:]:
         answers.validate(answer(json.loads(line)))
+
+
+def played_requests(
+    board: str, seed: int, steps: frozenset[str] | None = None
+) -> Iterator[tuple[Table, dict[str, Any]]]:
+    """Every request of one game of `board` whose seats the example agent plays at `steps`
+    (None: every step; the others are random seats), answered by it."""
+    table = Table(board, controlled="all", steps=sorted(steps) if steps is not None else None)
+    table.reset(seed)
+    while not table.over:
+        for n, seat in enumerate(table.asked, 1):
+            request = request_json(table.view(seat), table.actions, table.seed_of(seat), n)
+            yield table, request
+            table.answer(seat, answer(request))
+        table.advance()
+
+
+def test_a_requests_effect_is_its_steps_entry_on_every_board() -> None:
+    asked = set()
+    for board in BOARDS:
+        for _, request in played_requests(board, 1):
+            assert request["effect"] == STEPS[request["step"]].effect, request["key"]
+            asked.add(request["step"])
+    assert {"wolves", "seer", "guard", "exile_vote", "badge", "discussion"} <= asked
+
+
+def test_the_example_agent_never_harms_itself_or_a_packmate() -> None:
+    harm = steps_where(lambda entry: entry.effect == "harm")
+    asked = set()
+    for board in BOARDS:
+        for seed in range(3):
+            for table, request in played_requests(board, seed, harm):
+                assert request["effect"] == "harm"
+                asked.add(request["step"])
+                chosen = answer(request)["option"]
+                if chosen in table.seats:
+                    me, target = table.game.seat(request["seat"]), table.game.seat(chosen)
+                    assert chosen != me.id and not (me.is_wolf and target.is_wolf), request["key"]
+    assert asked == harm  # each harm step of the table, the Knight's duel and the take too
 
 
 def test_bad_agent_flags_are_one_line_errors(tmp_path: Path) -> None:
