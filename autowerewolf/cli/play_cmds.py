@@ -41,6 +41,7 @@ from autowerewolf.players.agents.pool import ExperiencePool, harvest
 from autowerewolf.players.factory import PlayerBuilder
 from autowerewolf.preflight import check_game
 from autowerewolf.prompts.render import describe
+from autowerewolf.rules.config import BOARDS
 from autowerewolf.rules.events import Audience, Event
 from autowerewolf.rules.state import GameState
 from autowerewolf.runner import GameRecord, Games, ProgressHook, check_game_id
@@ -131,12 +132,13 @@ def finish(games: Games, record: GameRecord, as_json: bool, progress: Any) -> No
     )
 
 
+BOARD_HELP = f"Board preset: {', '.join(BOARDS)} (docs/rules.md)."
+
+
 @app.command()
 @one_line_errors
 def play(
-    board: Annotated[
-        str | None, typer.Option(help="12-A, 12-B, 9-standard, 8-arena or kaggle.")
-    ] = None,
+    board: Annotated[str | None, typer.Option(help=BOARD_HELP)] = None,
     seed: Annotated[int | None, typer.Option(help="Game seed (random if omitted).")] = None,
     variant: Annotated[list[str], typer.Option(help="Rule flag, e.g. badge_swallow=double.")] = [],  # noqa: B006
     roles: Annotated[str | None, typer.Option(help="Custom board: comma-separated roles.")] = None,
@@ -242,7 +244,7 @@ def batch(
         ),
     ] = None,
     prefix: Annotated[str, typer.Option(help="Game ids are PREFIX-SEED.")] = "batch",
-    board: Annotated[str | None, typer.Option(help="Board preset.")] = None,
+    board: Annotated[str | None, typer.Option(help=BOARD_HELP)] = None,
     variant: Annotated[list[str], typer.Option(help="Rule flag, e.g. badge_swallow=double.")] = [],  # noqa: B006
     players: Annotated[str | None, typer.Option(help="Kind of every seat.")] = None,
     seat: Annotated[list[str], typer.Option(help="One seat's kind, e.g. P03=scripted.")] = [],  # noqa: B006
