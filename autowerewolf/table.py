@@ -10,9 +10,9 @@ applies them with the others'. Opponents never see the trainer's answers to the 
 
 An illegal action is, by choice, an error (`IllegalAction`, one line) or a penalty: a
 seeded random legal answer is played in its place and counted. Rewards are the rules'
-team returns (+1 the winning camp, -1 the other, 0 on a draw) plus an optional shaping
-term paid at the end of the game only, so that no reward tells a seat anything hidden
-while the game runs.
+team returns plus an optional shaping term paid at the end of the game only, so that no
+reward tells a seat anything hidden while the game runs (trainer_seats.py: which seats the
+trainer plays, and their rewards).
 """
 
 import functools
@@ -43,14 +43,14 @@ from autowerewolf.rules.decisions import (
     Option,
     PendingDecision,
 )
-from autowerewolf.rules.engine import apply, is_terminal, new_game, play_out, returns
+from autowerewolf.rules.engine import apply, is_terminal, new_game, play_out
 from autowerewolf.rules.events import Audience, Event
 from autowerewolf.rules.random_play import random_action
 from autowerewolf.rules.rng import seat_seed
-from autowerewolf.rules.roles import CAMP_NAMES, Camp
 from autowerewolf.rules.state import GameState
 from autowerewolf.rules.steps import TextKind, takes_text
 from autowerewolf.rules.views import SeatView, seat_view
+from autowerewolf.trainer_seats import Controlled, check_controlled, controlled_seats, end_rewards
 
 IllegalMode = Literal["penalty", "error"]
 DEFAULT_PENALTY = 0.1
@@ -72,7 +72,7 @@ class Table:
         variants: Mapping[str, Any] | None = None,
         max_days: int = 30,
         secret: str = "",
-        controlled: str | Sequence[str] = "all",
+        controlled: Controlled = "all",
         seating: Seating | None = None,
         players: PlayerFactory = basic_player,
         illegal: IllegalMode = "penalty",
@@ -95,7 +95,7 @@ class Table:
         config = self._config(0)  # a bad board or flag fails here, before any game
         self.seats: tuple[str, ...] = tuple(f"P{i + 1:02d}" for i in range(config.n_seats))
         self.controlled_spec = controlled
-        self._check_controlled(controlled)
+        check_controlled(controlled, self.seats)
         self.seating = seating or Seating(default="random")
         if "human" in (self.seating.default, *self.seating.seats.values()):
             raise ValueError("a training table has no human seats")
@@ -136,34 +136,6 @@ class Table:
     def _config(self, seed: int) -> GameConfig:
         return self._make(seed=seed)
 
-    def _check_controlled(self, spec: str | Sequence[str]) -> None:
-        if isinstance(spec, str):
-            where, _, value = spec.partition(":")
-            if spec == "all" or where in ("camp", "role"):
-                if where == "camp" and value not in CAMP_NAMES:
-                    raise ValueError(f"unknown camp {value!r} ({', '.join(CAMP_NAMES)})")
-                return
-            spec = [spec]
-        unknown = sorted(set(spec) - set(self.seats))
-        if unknown or not spec:
-            raise ValueError(
-                f"controlled seats must be 'all', 'camp:wolf', 'camp:good', 'role:ROLE' or "
-                f"seats of {self.seats[0]}-{self.seats[-1]}; got {unknown or 'none'}"
-            )
-
-    def _resolve_controlled(self, state: GameState) -> tuple[str, ...]:
-        spec = self.controlled_spec
-        if spec == "all":
-            return self.seats
-        if isinstance(spec, str) and spec.startswith("camp:"):
-            camp = Camp(spec.removeprefix("camp:"))
-            return tuple(s.id for s in state.seats if s.camp is camp)
-        if isinstance(spec, str) and spec.startswith("role:"):
-            role = spec.removeprefix("role:")
-            return tuple(s.id for s in state.seats if s.role.value == role)
-        chosen = {spec} if isinstance(spec, str) else set(spec)
-        return tuple(s for s in self.seats if s in chosen)
-
     # --- a game -------------------------------------------------------------------
 
     def reset(self, seed: int | None = None) -> None:
@@ -177,7 +149,7 @@ class Table:
         self._seeds = {s: seat_seed(root, s) for s in self.seats}
         self._history = {}
         self._known = {}
-        self.controlled = self._resolve_controlled(self.state)
+        self.controlled = controlled_seats(self.controlled_spec, self.state, self.seats)
         self._controlled = frozenset(self.controlled)
         self.fallbacks = dict.fromkeys(self.controlled, 0)
         self.decisions = 0
@@ -401,23 +373,8 @@ class Table:
     # --- the outcome ---------------------------------------------------------------
 
     def rewards(self) -> dict[str, float]:
-        """Each controlled seat's reward at the end of the game: its camp's result, plus
-        `shaping` times the share of seats its camp's enemies lost minus the share it lost."""
-        game = self.game
-        result = returns(game)
-        if not self.shaping:
-            return {s: result[s] for s in self.controlled}
-        dead = {camp: 0 for camp in Camp}
-        for s in game.seats:
-            if not s.alive:
-                dead[s.camp] += 1
-        n = len(game.seats)
-        out = {}
-        for seat in self.controlled:
-            camp = game.seat(seat).camp
-            enemy = Camp.GOOD if camp is Camp.WOLF else Camp.WOLF
-            out[seat] = result[seat] + self.shaping * (dead[enemy] - dead[camp]) / n
-        return out
+        """Each controlled seat's reward at the end of the game (trainer_seats.end_rewards)."""
+        return end_rewards(self.game, self.controlled, self.shaping)
 
     def close_players(self) -> None:
         """Close the opponents' players that hold resources (agent processes)."""

@@ -1,0 +1,1 @@
+../../autowerewolf/trainer_seats.py
