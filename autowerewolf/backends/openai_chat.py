@@ -3,7 +3,7 @@ imported here alone, when a model is built: a game of programs never pays for it
 
 import json
 import warnings
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Generator, Iterator
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -31,6 +31,10 @@ from autowerewolf.prompts.replies import UnusableReply, read_json_object
 warnings.filterwarnings(
     "ignore", message="Invalid schema for OpenAI's structured output", category=UserWarning
 )
+
+
+# A request to the server: the messages and the call's arguments.
+Request = tuple[list[BaseMessage], dict[str, Any]]
 
 
 def answer_class(response_format_: object) -> type[BaseModel] | None:
@@ -118,6 +122,28 @@ class RedactingChatOpenAI(ChatOpenAI):
             notes.append(step_down_note(self.model_name, form, now, refusal))
         return True
 
+    def _call(
+        self, messages: list[BaseMessage], kwargs: dict[str, Any]
+    ) -> Generator[Request, ChatResult | Exception, ChatResult]:
+        """One call, written once for the synchronous and the asynchronous client: it yields
+        each request to send and is sent what the server gave (a result or its error). A
+        structured call is asked in the model's answer format, again in the next one while a
+        server refuses a format, and its answer read and bounded; every error is redacted."""
+        answer = self._converted(kwargs)
+        if answer is None:
+            outcome = yield messages, kwargs
+            if isinstance(outcome, Exception):
+                raise redacted(outcome) from None
+            return outcome
+        notes: list[str] = []
+        while True:
+            form, asked_messages, asked = self._asked(messages, kwargs, answer)
+            outcome = yield asked_messages, asked
+            if not isinstance(outcome, Exception):
+                return self._answered(outcome, answer, notes)
+            if not self._stepped(outcome, form, notes):
+                raise redacted(outcome, notes=tuple(notes)) from None
+
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -125,22 +151,40 @@ class RedactingChatOpenAI(ChatOpenAI):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        answer = self._converted(kwargs)
-        if answer is None:
-            try:
-                return super()._generate(messages, stop, run_manager, **kwargs)
-            except Exception as err:
-                raise redacted(err) from None
-        notes: list[str] = []
+        call = self._call(messages, kwargs)
+        sent, asked = next(call)
+        outcome: ChatResult | Exception
         while True:
-            form, asked_messages, asked = self._asked(messages, kwargs, answer)
             try:
-                result = super()._generate(asked_messages, stop, run_manager, **asked)
+                outcome = super()._generate(sent, stop, run_manager, **asked)
             except Exception as err:
-                if self._stepped(err, form, notes):
-                    continue
-                raise redacted(err, notes=tuple(notes)) from None
-            return self._answered(result, answer, notes)
+                outcome = err
+            try:
+                sent, asked = call.send(outcome)
+            except StopIteration as done:
+                answered: ChatResult = done.value
+                return answered
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        call = self._call(messages, kwargs)
+        sent, asked = next(call)
+        outcome: ChatResult | Exception
+        while True:
+            try:
+                outcome = await super()._agenerate(sent, stop, run_manager, **asked)
+            except Exception as err:
+                outcome = err
+            try:
+                sent, asked = call.send(outcome)
+            except StopIteration as done:
+                answered: ChatResult = done.value
+                return answered
 
     def _create_chat_result(self, response: Any, generation_info: Any = None) -> ChatResult:
         """ChatOpenAI drops a reasoning model's separate `reasoning_content`; keep it in the
@@ -158,30 +202,6 @@ class RedactingChatOpenAI(ChatOpenAI):
             if thinking:
                 generation.message.additional_kwargs["reasoning_content"] = thinking
         return result
-
-    async def _agenerate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: AsyncCallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        answer = self._converted(kwargs)
-        if answer is None:
-            try:
-                return await super()._agenerate(messages, stop, run_manager, **kwargs)
-            except Exception as err:
-                raise redacted(err) from None
-        notes: list[str] = []
-        while True:
-            form, asked_messages, asked = self._asked(messages, kwargs, answer)
-            try:
-                result = await super()._agenerate(asked_messages, stop, run_manager, **asked)
-            except Exception as err:
-                if self._stepped(err, form, notes):
-                    continue
-                raise redacted(err, notes=tuple(notes)) from None
-            return self._answered(result, answer, notes)
 
     def _stream(self, *args: Any, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
         try:

@@ -3,13 +3,17 @@ answers them) makes the model step down once for the process: strict json_schema
 non-strict, then JSON mode with the schema in the prompt; the games finish, every answer
 valid, and the one call that stepped down says so in its seat's record."""
 
+import asyncio
 import json
 import re
-from typing import Any
+from typing import Any, Literal
 
-from langchain_core.messages import BaseMessage
+import pytest
+from langchain_core.messages import BaseMessage, HumanMessage
+from pydantic import BaseModel
 
-from autowerewolf.backends.answer_format import STEPPED_DOWN, AnswerFormat
+from autowerewolf.backends.answer_format import ANSWER_NOTES, STEPPED_DOWN, AnswerFormat
+from autowerewolf.backends.call_error import ModelCallError
 from autowerewolf.evaluation.bootstrap import GameTable, Resamples, Sums
 from autowerewolf.evaluation.games.facts import game_row
 from autowerewolf.evaluation.report.validity import ALL_STEPS, game_columns, validity_table
@@ -127,3 +131,48 @@ def test_a_refusal_of_json_mode_too_fails_the_call_without_a_loop() -> None:
     forms = [format_of(body) for body in chat.requests]
     assert forms.count(AnswerFormat.STRICT) + forms.count(AnswerFormat.LOOSE) <= 2 * 8
     assert forms[-1] is AnswerFormat.JSON_MODE
+
+
+class Ballot(BaseModel):
+    choice: Literal["P01", "P02"]
+
+
+def refuse_every_format(body: dict[str, Any]) -> Any:
+    refusal = vllm_schema_refusal(body)
+    if refusal is None and "response_format" in body:  # JSON mode, refused in the same words
+        refusal = vllm_schema_refusal({"response_format": {"type": "json_schema"}})
+    return refusal
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_a_call_steps_down_and_fails_alike_on_the_synchronous_and_asynchronous_client(
+    asynchronous: bool,
+) -> None:
+    """The same call through `invoke` and `ainvoke`: a structured answer steps down through
+    every format and is read in JSON mode; a server that refuses every format fails the
+    call with a redacted error carrying its step downs; a plain call is answered as sent."""
+
+    def ask(chat: FakeChatModel, structured: bool) -> Any:
+        model: Any = chat
+        if structured:
+            model = chat.with_structured_output(Ballot, method="json_schema", include_raw=True)
+        messages = [HumanMessage("Vote: P01 or P02.")]
+        return asyncio.run(model.ainvoke(messages)) if asynchronous else model.invoke(messages)
+
+    mode = "async" if asynchronous else "sync"
+    chat = FakeChatModel(json_mode_answer, refuse=vllm_schema_refusal, model=f"steps-{mode}")
+    out = ask(chat, structured=True)
+    assert out["parsed"] == Ballot(choice="P01")
+    notes = out["raw"].additional_kwargs[ANSWER_NOTES]
+    assert [n.startswith(STEPPED_DOWN) for n in notes] == [True, True]
+    assert [format_of(body) for body in chat.requests] == list(AnswerFormat)
+
+    refusing = FakeChatModel(refuse=refuse_every_format, model=f"refuses-{mode}")
+    with pytest.raises(ModelCallError) as failed:
+        ask(refusing, structured=True)
+    assert len(failed.value.notes) == 2 and "xgrammar" in str(failed.value)
+    assert len(refusing.requests) == len(AnswerFormat)  # no loop below JSON mode
+    assert ask(refusing, structured=False).content  # a plain call has no format to refuse
+    down = FakeChatModel(refuse=lambda _: refuse_every_format({"response_format": {}}))
+    with pytest.raises(ModelCallError, match="xgrammar"):
+        ask(down, structured=False)
