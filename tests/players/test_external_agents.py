@@ -19,8 +19,9 @@ import pytest
 from autowerewolf.errors import SettingsError
 from autowerewolf.players.observation import request_json
 from autowerewolf.players.records import DecisionRecord
+from autowerewolf.prompts.probes import PROBES
 from autowerewolf.rules.config import BOARDS
-from autowerewolf.rules.steps import STEPS, steps_where
+from autowerewolf.rules.steps import STEPS, effect_of, steps_where
 from autowerewolf.runner import Games
 from autowerewolf.table import Table
 from examples.agents.external_agent import answer
@@ -196,6 +197,7 @@ def test_a_requests_effect_is_its_steps_entry_on_every_board() -> None:
             assert request["effect"] == STEPS[request["step"]].effect, request["key"]
             asked.add(request["step"])
     assert {"wolves", "seer", "guard", "exile_vote", "badge", "discussion"} <= asked
+    assert all(effect_of(probe) is None for probe in PROBES)  # steps outside the table
 
 
 def test_the_example_agent_never_harms_itself_or_a_packmate() -> None:
