@@ -40,6 +40,7 @@ from autowerewolf.rules.decisions import MAX_TEXT_CHARS
 from autowerewolf.rules.roles import CAMP_NAMES, ROLE_NAMES, camp_of
 
 Backend = Literal["api", "ollama", "local", "simulated"]
+RANDOM_ANSWERER = "random-answerer"  # the model name of a harness's random stand-in
 
 SEAT_PATTERN = re.compile(r"P\d{2}")
 
@@ -113,11 +114,31 @@ class ModelConfig(_Strict):
 
     def bounds(self) -> Bounds:
         """The answer bounds this model's players write within, and their speech form."""
-        acts = (self.speech or ("acts" if self.backend == "local" else "free")) == "acts"
+        acts = self.speech_form() == "acts"
         if isinstance(self.budget, Budget):
             return Bounds(self.budget.reasoning, self.budget.speech, self.budget.message, acts)
         chosen = BUDGETS[self.budget or ("focused" if self.backend == "local" else "full")]
         return replace(chosen, speech_acts=acts)
+
+    def speech_form(self) -> Literal["acts", "free"]:
+        return self.speech or ("acts" if self.backend == "local" else "free")
+
+    def as_random_answerer(self) -> ModelConfig:
+        """This config's harness (budget, speech form, every setting the prompt depends on)
+        with a uniformly random answerer in place of its model (backends/simulated.py): what
+        the harness scores with no skill behind it, offline."""
+        return self.model_copy(
+            update={
+                "backend": "simulated",
+                "model": RANDOM_ANSWERER,
+                "base_url": None,
+                "api_key_env": None,
+                "budget": self.budget or ("focused" if self.backend == "local" else "full"),
+                "speech": self.speech_form(),
+                "latency_s": 0.0,
+                "jitter_s": 0.0,
+            }
+        )
 
     def answer_tokens(self) -> int:
         """`max_tokens` as set; left unset, at least enough for the answer bounds (about
@@ -200,6 +221,11 @@ class PlayerModels(BaseModel):
     roles: dict[str, ModelOverride] = Field(default_factory=dict)
     seats: dict[str, ModelOverride] = Field(default_factory=dict)
     moderator: ModelOverride | None = None
+    random_answerer: bool = Field(
+        False,
+        description="Every seat keeps its harness but a uniformly random answerer stands in "
+        "for its model (a tournament's scaffold baselines, docs/evaluation.md).",
+    )
 
     @field_validator("camps", "roles", mode="before")
     @classmethod
@@ -257,9 +283,10 @@ class PlayerModels(BaseModel):
             if layer is not None
         ]
         try:
-            return _apply(self.default, layers)
+            config = _apply(self.default, layers)
         except ValidationError as exc:
             raise SettingsError(f"model config for {seat} ({role}): {one_line(exc)}") from None
+        return config.as_random_answerer() if self.random_answerer else config
 
     def resolve_all(self, roles_by_seat: Mapping[str, str]) -> dict[str, ModelConfig]:
         """Every seat's config at once: layers that each merge fine can still clash

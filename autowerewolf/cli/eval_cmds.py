@@ -141,7 +141,7 @@ def tournament(
     """Play a tournament (running it again continues it), then write its report."""
     require_eval_extra("tournament")
     from autowerewolf.evaluation.report.build import build_report
-    from autowerewolf.evaluation.tournament.config import load_tournament
+    from autowerewolf.evaluation.tournament.config import load_tournament, scaffold_name
     from autowerewolf.evaluation.tournament.fingerprint import runs_note
     from autowerewolf.evaluation.tournament.play import pending, run_tournament
     from autowerewolf.evaluation.tournament.results import iter_rows
@@ -181,6 +181,7 @@ def tournament(
         report = build_report(
             rows,
             out,
+            scaffold=iter_rows(target, tournament=scaffold_name(spec.name)),
             title=f"Tournament {spec.name}",
             resamples=spec.bootstrap,
             seed=spec.seed,
@@ -255,6 +256,7 @@ def report(
         raise fail("--tournament NAME reports one tournament, --all every one: not both")
     require_eval_extra("report")
     from autowerewolf.evaluation.report.build import build_report
+    from autowerewolf.evaluation.tournament.config import scaffold_name
     from autowerewolf.evaluation.tournament.fingerprint import runs_note
     from autowerewolf.evaluation.tournament.results import (
         databases,
@@ -264,7 +266,10 @@ def report(
     )
 
     dbs = databases(source)
-    _check_tournament(source, tournament_names(dbs), tournament_name, every_tournament)
+    known = tournament_names(dbs)
+    _check_tournament(source, known, tournament_name, every_tournament)
+    # The scaffold baselines of the one tournament reported (none when several are pooled).
+    reported = tournament_name or (known[0] if len(known) == 1 else None)
     settings = tournament_settings(dbs, tournament_name)
     note = ""
     if settings is not None:
@@ -283,14 +288,15 @@ def report(
         out = (where if where.is_dir() else where.parent) if isinstance(where, Path) else Path()
         out = out / "report"
 
-    def rows() -> Iterator["GameRow"]:
-        return chain.from_iterable(iter_rows(db, tournament=tournament_name) for db in dbs)
+    def rows(tournament: str | None = tournament_name) -> Iterator["GameRow"]:
+        return chain.from_iterable(iter_rows(db, tournament=tournament) for db in dbs)
 
     try:
         with report_bar() as bar:
             result = build_report(
                 rows(),
                 out,
+                scaffold=rows(scaffold_name(reported)) if reported else (),
                 resamples=1000 if resamples is None else resamples,
                 seed=0 if seed is None else seed,
                 plot_game=debate_game,

@@ -19,7 +19,7 @@ or n of n it has no width at all.
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import numpy as np
 from scipy.stats import t as student_t
@@ -60,6 +60,12 @@ class Cell(TypedDict):
     n: float
     games: int
     chance: float | None
+    # An LLM contestant's scaffold baseline: the same metric of a random answerer through
+    # its harness, with its interval and games (evaluation/report/scaffold.py).
+    scaffold: NotRequired[float | None]
+    scaffold_lo: NotRequired[float | None]
+    scaffold_hi: NotRequired[float | None]
+    scaffold_games: NotRequired[int]
 
 
 def small(cell: Mapping[str, Any]) -> bool:

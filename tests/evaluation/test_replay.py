@@ -73,7 +73,8 @@ def test_replay_plays_the_same_games_without_a_model_call(
         again = tmp_path / "again.db"
         run_tournament(CONFIG, again, replay_from=first)
     assert decisions(again) == decisions(first)
-    assert len(decisions(again)) == CONFIG.games
+    # The tournament's games and its LLM contestant's scaffold games (schedule.py).
+    assert len(decisions(again)) == CONFIG.games + CONFIG.scaffold_games
 
 
 class Vote(BaseModel):

@@ -39,6 +39,7 @@ from autowerewolf.evaluation.report.clean import clean_ratings, is_clean
 from autowerewolf.evaluation.report.definitions import DEFINITIONS, FIGURES, UNITS
 from autowerewolf.evaluation.report.designs import design_table
 from autowerewolf.evaluation.report.metrics import Aggregator, Base, contestant_metrics
+from autowerewolf.evaluation.report.scaffold import attach, scaffold_metrics
 from autowerewolf.evaluation.report.validity import validity_table
 
 
@@ -202,11 +203,14 @@ def build_report(
     progress: Progress | None = None,
     note: str = "",
     sequential: Mapping[str, Any] | None = None,
+    scaffold: Iterable[GameRow] = (),
 ) -> Report:
     """The report of `rows`; `plot_game` picks the game whose synthetic votes are charted
     (default: the first game played with the speech_votes probe); `gte=False` leaves the
     game-theoretic ratings out; `note` goes under the title (which runs of a tournament
-    planned which games); `sequential` is the stop rule's record (sequential.py)."""
+    planned which games); `sequential` is the stop rule's record (sequential.py);
+    `scaffold`: the tournament's scaffold games, whose metrics stand beside each LLM
+    contestant's (scaffold.py)."""
     progress = progress or Silent()
     agg, chart = Aggregator(), SpeechChart(plot_game)
     progress.stage("reading games", None)
@@ -234,6 +238,11 @@ def build_report(
     debate["plot_game"] = chart.series[0] if chart.series else None
     debate_report.merge(metrics, debate)
     by_name = {m["contestant"]: m for m in metrics}
+    llm = [n for n in names if "llm" in agg.kinds.get(n, ())]
+    progress.stage("scaffold baselines", None)
+    baselines = scaffold_metrics(scaffold, llm, resamples, seed)
+    for name in llm:
+        attach(by_name[name], baselines.get(name, {}))
     data: dict[str, Any] = {
         "title": title,
         "games": agg.table.games,
@@ -246,9 +255,11 @@ def build_report(
         f"whole games, seed {seed}; win rates: Wilson with one outcome per game; other shares: "
         "never narrower than Wilson at their effective count, so 0 of n keeps a width); games "
         "and n (the opportunities counted) stand beside each value, and the chance level of a "
-        "uniformly random player (for outcomes: of the same camp or role over every game). "
-        + SMALL_NOTE,
+        "uniformly random player (for outcomes: of the same camp or role over every game); "
+        "beside an LLM contestant's, its scaffold baseline: a random answerer through its "
+        "harness, with its interval and games. " + SMALL_NOTE,
         "min_games": MIN_GAMES,
+        "scaffold": {n: baselines[n]["games"] if n in baselines else 0 for n in llm},
         "contestants": metrics,
         "kinds": {n: sorted(k) for n, k in agg.kinds.items()},
         "pairs": pair_table(names, sums, bt, by_name),

@@ -8,9 +8,10 @@ from typing import Any, NamedTuple
 from autowerewolf.evaluation.bootstrap import MIN_GAMES, small
 
 NA = "n/a"
-CELL_HEADER = ["value [95% interval]", "games", "n", "chance"]
+CELL_HEADER = ["value [95% interval]", "games", "n", "chance", "scaffold baseline"]
 # A cell's fields in the CSVs, and whether it rests on fewer than MIN_GAMES games.
-CELL_FIELDS = ["value", "lo", "hi", "games", "n", "chance"]
+SCAFFOLD_FIELDS = ["scaffold", "scaffold_lo", "scaffold_hi", "scaffold_games"]
+CELL_FIELDS = ["value", "lo", "hi", "games", "n", "chance", *SCAFFOLD_FIELDS]
 CELL_COLUMNS = [*CELL_FIELDS, "small"]
 SMALL_MARK = "*"  # beside the games of a cell from fewer than MIN_GAMES games
 SMALL_NOTE = (
@@ -65,7 +66,7 @@ def interval(cell: Mapping[str, Any] | None, reason: str = "", digits: int = 3) 
 
 
 def cell_columns(cell: Mapping[str, Any] | None, reason: str = "", digits: int = 3) -> list[str]:
-    """The four columns of CELL_HEADER; the games marked when they are few."""
+    """The columns of CELL_HEADER; the games marked when they are few."""
     cell = cell or {}
     n = cell.get("n", 0)
     return [
@@ -73,7 +74,21 @@ def cell_columns(cell: Mapping[str, Any] | None, reason: str = "", digits: int =
         games_column(cell),
         f"{n:g}" if isinstance(n, (int, float)) else str(n),
         fmt(cell.get("chance"), digits),
+        scaffold_column(cell, digits),
     ]
+
+
+NO_SCAFFOLD = "-"  # not an LLM contestant's metric, or the tournament played no baseline
+
+
+def scaffold_column(cell: Mapping[str, Any], digits: int = 3) -> str:
+    """'value [lo, hi] (games)' of the cell's scaffold baseline, or NO_SCAFFOLD."""
+    if "scaffold_games" not in cell:
+        return NO_SCAFFOLD
+    if cell.get("scaffold") is None:
+        return NA
+    baseline = {"value": cell["scaffold"], "lo": cell["scaffold_lo"], "hi": cell["scaffold_hi"]}
+    return f"{interval(baseline, digits=digits)} ({cell['scaffold_games']} games)"
 
 
 def games_column(cell: Mapping[str, Any]) -> str:

@@ -78,6 +78,15 @@ DEFINITIONS = {
     "who all play alike score (BT 0, GTE 0, Elo 1500, OpenSkill mu 25); for P(A ranks above "
     "B) 0.5. Empty in the CSVs (null in metrics.json) where a random answerer has none: "
     "speeches out of character (a random player writes no text)",
+    "scaffold": "an LLM contestant's scaffold baseline: the same metric of a uniformly random "
+    "answerer through that contestant's harness (agent design, budget, speech form, second "
+    "look, every model setting but the model), over the tournament's scaffold games, in which "
+    "it holds every seat (offline, no model calls); what the harness scores with no skill "
+    "behind it, so a metric beats its scaffold, not only chance, when its interval clears the "
+    "baseline's. Empty for other contestants and where no baseline was played",
+    "scaffold_lo": "the lower end of the scaffold baseline's 95% interval over its games",
+    "scaffold_hi": "the upper end of the scaffold baseline's 95% interval over its games",
+    "scaffold_games": "the scaffold games the baseline comes from (those with data for it)",
     "games": "the games a cell's value comes from (those with data for it); the unit every "
     "interval resamples",
     "n": "what a cell's value counts (its denominator: decisions, ballots, seats, games; "

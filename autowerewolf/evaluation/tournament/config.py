@@ -17,6 +17,13 @@ from autowerewolf.prompts.probes import check_probes
 ContestantKind = Literal["random", "heuristic", "llm", "human"]
 # Game ids are "<name>-<index>"; keep names to characters that are safe in ids and file names.
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# A tournament's scaffold baselines (schedule.py) are filed under "<tournament>:scaffold":
+# a name no tournament can take, so they never mix with its games.
+SCAFFOLD = ":scaffold"
+
+
+def scaffold_name(tournament: str) -> str:
+    return f"{tournament}{SCAFFOLD}"
 
 
 class Price(BaseModel):
@@ -129,6 +136,13 @@ class TournamentConfig(BaseModel):
         [], description="Measurement probes asked in every game (docs/evaluation.md, Probes)."
     )
     stop: StopRule | None = Field(None, description="Stop early once a comparison is decided.")
+    scaffold_games: int = Field(
+        20,
+        ge=0,
+        description="Games per LLM contestant of its scaffold baseline: every seat is that "
+        "contestant with its model answering uniformly at random (offline, no model calls), "
+        "so each metric can be read against what its harness alone scores; 0: none.",
+    )
     db: str | None = Field(
         None,
         description="Where the games are saved: a SQLite file or a postgresql:// URL; "

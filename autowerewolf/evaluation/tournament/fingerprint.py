@@ -32,8 +32,11 @@ TRANSPORT = frozenset(
     {"base_url", "api_key_env", "timeout_s", "retries", "max_in_flight", "requests_per_s"}
     | {"latency_s", "jitter_s"}
 )
-# `stop` only says how many of the planned games are played, as `games` does.
-OPERATIONAL = frozenset({"name", "games", "stop", "concurrency", "bootstrap", "db"})
+# `stop` only says how many of the planned games are played, as `games` does; the scaffold
+# baseline's games are not the tournament's.
+OPERATIONAL = frozenset(
+    {"name", "games", "stop", "concurrency", "bootstrap", "db", "scaffold_games"}
+)
 
 
 def _without_transport(value: Any) -> Any:
@@ -49,6 +52,10 @@ def design(config: TournamentConfig) -> dict[str, Any]:
     data = config.model_dump(mode="json", exclude=set(OPERATIONAL))
     if data.get("secret"):  # recorded as a digest: a changed secret is still a changed design
         data["secret"] = hashlib.sha256(data["secret"].encode()).hexdigest()[:16]
+    if data.get("models") and not data["models"].get("random_answerer"):
+        # Only a scaffold baseline's models set it: left out, so designs recorded before
+        # the field existed keep their fingerprint.
+        data["models"].pop("random_answerer", None)
     return {
         k: _without_transport(v) if k in ("models", "contestants") else v for k, v in data.items()
     }

@@ -6,6 +6,7 @@ with another design is refused, more games extend it (fingerprint.py).
 """
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,12 +15,12 @@ from rich.console import Console
 from autowerewolf.backends.gate import check_rate_limits
 from autowerewolf.backends.recorded import AnswerBook, activate
 from autowerewolf.batch.local import run_batch
-from autowerewolf.batch.runner import BatchGame
+from autowerewolf.batch.runner import BatchGame, Outcome
 from autowerewolf.errors import SettingsError
-from autowerewolf.evaluation.tournament.config import TournamentConfig
+from autowerewolf.evaluation.tournament.config import TournamentConfig, scaffold_name
 from autowerewolf.evaluation.tournament.fingerprint import check_design, recorded
 from autowerewolf.evaluation.tournament.results import connect, finished_ids, row_of, save_row
-from autowerewolf.evaluation.tournament.schedule import PlannedGame, plan
+from autowerewolf.evaluation.tournament.schedule import PlannedGame, plan, scaffold_plan
 from autowerewolf.evaluation.tournament.startup import start_models
 from autowerewolf.players.agents.pool import ExperiencePool, pool_config
 from autowerewolf.players.factory import check_models
@@ -116,13 +117,40 @@ def _run(
     def save(record: GameRecord) -> None:
         save_row(rows, row_of(record, config.prices), config.name)
 
-    jobs = [BatchGame(g.game_id, g.setup, g.seating, g.models) for g in todo]
-    try:
-        played = run_batch(
+    def save_scaffold(record: GameRecord) -> None:
+        save_row(rows, row_of(record, config.prices), scaffold_name(config.name))
+
+    def play(
+        games: list[PlannedGame],
+        finished: Callable[[GameRecord], None],
+        pool: ExperiencePool,
+    ) -> list[Outcome]:
+        jobs = [BatchGame(g.game_id, g.setup, g.seating, g.models) for g in games]
+        return run_batch(
             db, jobs, concurrency=concurrency or config.concurrency, console=console,
-            experience=experience, finished=save,
+            experience=pool, finished=finished,
             processes=1 if book is not None and any(j.models for j in jobs) else None,
         )  # fmt: skip
+
+    # A random answerer's games must not teach the pool anything.
+    frozen = config.experience.model_copy(update={"frozen": True})
+    scaffold_experience = experience_pool(config.model_copy(update={"experience": frozen}), db)
+
+    try:
+        played = play(todo, save, experience)
+        scaffold = [
+            g
+            for g in scaffold_plan(config)
+            if g.game_id not in finished_ids(rows, scaffold_name(config.name))
+        ]
+        if scaffold:
+            if console is not None:
+                console.print(
+                    f"Scaffold baselines: {len(scaffold)} games of random answerers through "
+                    "the LLM contestants' harnesses (no model calls).",
+                    highlight=False,
+                )
+            play(scaffold, save_scaffold, scaffold_experience)
     finally:
         rows.close()
     for outcome in played:

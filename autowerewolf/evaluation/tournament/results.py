@@ -20,7 +20,7 @@ from typing import cast
 
 from autowerewolf.errors import StoreError
 from autowerewolf.evaluation.games.facts import GameRow, game_row
-from autowerewolf.evaluation.tournament.config import Price
+from autowerewolf.evaluation.tournament.config import SCAFFOLD, Price
 from autowerewolf.evaluation.tournament.fingerprint import Recorded, recorded_all
 from autowerewolf.runner import GameRecord
 from autowerewolf.storage.stores import Store, open_store, own_table, thread_ids
@@ -65,10 +65,12 @@ def finished_ids(store: Store, tournament: str | None = None) -> set[str]:
 def _stored_rows(store: Store, tournament: str | None) -> Iterator[GameRow]:
     if "results" not in store.tables():
         return
-    query = "SELECT row FROM results"
-    params: tuple[str, ...] = ()
+    # Without a name: every game but the scaffold baselines' (schedule.py), which are
+    # asked for by their own name.
+    query = "SELECT row FROM results WHERE tournament IS NULL OR tournament NOT LIKE ?"
+    params: tuple[str, ...] = (f"%{SCAFFOLD}",)
     if tournament is not None:
-        query += " WHERE tournament = ?"
+        query = "SELECT row FROM results WHERE tournament = ?"
         params = (tournament,)
     # Fetched whole: rows are a few KB each, and a cursor would keep the database busy.
     for (text,) in store.query(query + " ORDER BY game_id", params):
@@ -113,7 +115,10 @@ def _from_checkpoints(
             record = games.peek(game_id)
             if record is None or record.status != "finished":
                 continue
-            if tournament is not None and record.seating.tournament != tournament:
+            held = record.seating.tournament or ""
+            if tournament is not None and held != tournament:
+                continue
+            if tournament is None and held.endswith(SCAFFOLD):
                 continue
             try:
                 row = row_of(record)
@@ -136,7 +141,7 @@ def _recorded(dbs: list[Database]) -> tuple[dict[str, Recorded], set[str]]:
             found.update(recorded_all(store))
             if "results" in store.tables():
                 query = "SELECT DISTINCT tournament FROM results WHERE tournament IS NOT NULL"
-                named |= {r[0] for r in store.query(query)}
+                named |= {r[0] for r in store.query(query) if not r[0].endswith(SCAFFOLD)}
         except store.errors as err:
             raise StoreError(f"{db} is not a usable game database ({err})") from None
         finally:

@@ -22,7 +22,7 @@ from typing import Literal
 import numpy as np
 
 from autowerewolf.backends.config import PlayerModels
-from autowerewolf.evaluation.tournament.config import Contestant, TournamentConfig
+from autowerewolf.evaluation.tournament.config import Contestant, TournamentConfig, scaffold_name
 from autowerewolf.players.agents.choice import AgentChoice
 from autowerewolf.players.factory import DEFAULT_MODELS
 from autowerewolf.players.seating import Seating
@@ -52,7 +52,7 @@ def _seat_ids(n: int) -> list[str]:
 
 
 def _seating(
-    config: TournamentConfig, holders: list[Contestant], seats: list[str]
+    config: TournamentConfig, holders: list[Contestant], seats: list[str], tournament: str = ""
 ) -> tuple[Seating, PlayerModels | None]:
     models = None
     llm_seats = {s: c for s, c in zip(seats, holders, strict=True) if c.kind == "llm"}
@@ -66,7 +66,7 @@ def _seating(
         default="random",
         seats={s: c.kind for s, c in zip(seats, holders, strict=True)},
         contestants={s: c.name for s, c in zip(seats, holders, strict=True)},
-        tournament=config.name,
+        tournament=tournament or config.name,
         probes=tuple(config.probes),
         agents=AgentChoice(seats={s: c.agent for s, c in llm_seats.items()}),
     )
@@ -154,3 +154,36 @@ def plan(config: TournamentConfig) -> list[PlannedGame]:
             )
         block += 1
     return games[: config.games]
+
+
+def scaffold_plan(config: TournamentConfig) -> list[PlannedGame]:
+    """For each LLM contestant, `config.scaffold_games` games in which it holds every seat
+    with a random answerer in place of its model (PlayerModels.random_answerer), on the
+    tournament's first deals: what its harness scores with no skill behind it, offline and
+    at no cost (docs/evaluation.md, Scaffold baselines)."""
+    n = config.scaffold_games
+    llm = [c for c in config.contestants if c.kind == "llm"]
+    if not n or not llm:
+        return []
+    deals = plan(config.model_copy(update={"games": n * max(2, len(config.contestants))}))
+    setups = list({g.block: g.setup for g in deals}.values())[:n]  # one per block
+    seats = _seat_ids(make_config(config.board, variants=config.variants).n_seats)
+    tournament = scaffold_name(config.name)
+    games: list[PlannedGame] = []
+    for contestant in llm:
+        seating, models = _seating(config, [contestant] * len(seats), seats, tournament)
+        assert models is not None  # every seat is an LLM's
+        models = models.model_copy(update={"random_answerer": True})
+        for index, setup in enumerate(setups):
+            games.append(
+                PlannedGame(
+                    index=index,
+                    game_id=f"{tournament}:{contestant.name}-{index:05d}",
+                    block=index,
+                    block_kind="mixed",
+                    setup=setup,
+                    seating=seating,
+                    models=models,
+                )
+            )
+    return games
