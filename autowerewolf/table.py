@@ -48,7 +48,8 @@ from autowerewolf.rules.events import Audience, Event
 from autowerewolf.rules.random_play import random_action
 from autowerewolf.rules.rng import seat_seed
 from autowerewolf.rules.state import GameState
-from autowerewolf.rules.steps import TextKind, takes_text
+from autowerewolf.rules.step_spec import TextKind
+from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import SeatView, seat_view
 from autowerewolf.trainer_seats import Controlled, check_controlled, controlled_seats, end_rewards
 

@@ -11,7 +11,8 @@ from autowerewolf.graph.context import GameContext
 from autowerewolf.graph.state import GameGraphState, GameInput, game_of
 from autowerewolf.nodes.phase import game_over, phase_node
 from autowerewolf.nodes.setup import setup
-from autowerewolf.rules.steps import FIRST_STEP, STEPS, StepKind
+from autowerewolf.rules.step_spec import StepKind
+from autowerewolf.rules.steps import FIRST_STEP, STEPS
 
 # A game takes a few hundred steps; this cap only stops a runaway loop.
 RECURSION_LIMIT = 5000

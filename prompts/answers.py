@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from autowerewolf.prompts.grounds import NO_GROUND
 from autowerewolf.prompts.speech_acts import ACTS_REASONING_CHARS, ground_field, speech_field
-from autowerewolf.rules.steps import TextKind, steps_where
+from autowerewolf.rules.step_spec import TextKind
+from autowerewolf.rules.steps import steps_where
 
 
 @dataclass(frozen=True)

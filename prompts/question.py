@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from autowerewolf.prompts.table_rules import fragments
 from autowerewolf.prompts.texts import read_yaml
 from autowerewolf.rules.events import EventKind
-from autowerewolf.rules.steps import STEPS, TextKind
+from autowerewolf.rules.step_spec import TextKind
+from autowerewolf.rules.steps import STEPS
 from autowerewolf.rules.views import SeatView, TableRules
 
 

@@ -21,7 +21,8 @@ from autowerewolf.prompts.question import (
 )
 from autowerewolf.prompts.recall import Memory, remember
 from autowerewolf.prompts.table_rules import system_prompt
-from autowerewolf.rules.steps import TextKind, takes_text
+from autowerewolf.rules.step_spec import TextKind
+from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import SeatView
 
 

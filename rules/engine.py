@@ -15,7 +15,8 @@ from autowerewolf.rules.flow import advance, enter
 from autowerewolf.rules.keys import DecisionKey, parse_key
 from autowerewolf.rules.rng import rng_for
 from autowerewolf.rules.state import BadgeStatus, GameState, Seat
-from autowerewolf.rules.steps import FIRST_STEP, StepKind, check_key, spec
+from autowerewolf.rules.step_spec import StepKind
+from autowerewolf.rules.steps import FIRST_STEP, check_key, spec
 from autowerewolf.rules.variants import Scoring
 
 

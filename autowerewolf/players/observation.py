@@ -29,7 +29,8 @@ from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Option
 from autowerewolf.rules.discussion import BID_OPTIONS
 from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.rules.roles import ROLE_NAMES, Camp, Role, camp_of
-from autowerewolf.rules.steps import STEPS, TextKind, effect_of, takes_text
+from autowerewolf.rules.step_spec import TextKind
+from autowerewolf.rules.steps import STEPS, effect_of, takes_text
 from autowerewolf.rules.views import SeatView
 
 if TYPE_CHECKING:  # numpy is imported where features are built: a CLI start needs none

@@ -24,7 +24,7 @@ from autowerewolf.rules.outcome import Outcome, Resolved
 from autowerewolf.rules.random_play import random_answers
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.state import GameState, Step
-from autowerewolf.rules.steps import StepKind, StepSpec
+from autowerewolf.rules.step_spec import StepKind, StepSpec
 from tests.fixed import SECRET
 
 TOY = "toy_lantern"

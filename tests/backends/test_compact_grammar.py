@@ -24,7 +24,7 @@ from autowerewolf.players.llm.calls import run_calls
 from autowerewolf.prompts.answers import BUDGETS, answer_schema
 from autowerewolf.prompts.estimates import estimates_schema
 from autowerewolf.prompts.strategy import strategy_schema
-from autowerewolf.rules.steps import TextKind
+from autowerewolf.rules.step_spec import TextKind
 
 SEATS = ("P01", "P02", "none")
 TEXTS: tuple[TextKind | None, ...] = (None, "speech", "message")

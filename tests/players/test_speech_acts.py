@@ -25,7 +25,7 @@ from autowerewolf.prompts.second_look import (
 from autowerewolf.prompts.speech_acts import contradiction, phrases, render, spoken
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.roles import Role
-from autowerewolf.rules.steps import TextKind
+from autowerewolf.rules.step_spec import TextKind
 from autowerewolf.rules.views import SeatView, seat_view
 from tests.fixed import SECRET
 from tests.rules.rules_helpers import Game

@@ -21,7 +21,8 @@ from autowerewolf.rules.decisions import Option
 from autowerewolf.rules.discussion import EXILE_VOTE_STEPS
 from autowerewolf.rules.keys import DecisionKey, parse_key
 from autowerewolf.rules.state import Step
-from autowerewolf.rules.steps import StepKind, steps_where
+from autowerewolf.rules.step_spec import StepKind
+from autowerewolf.rules.steps import steps_where
 
 NIGHT_STEPS = steps_where(lambda entry: entry.kind is StepKind.NIGHT and entry.decides)
 

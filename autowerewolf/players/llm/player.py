@@ -38,7 +38,7 @@ from autowerewolf.prompts.seat_prompt import (
 from autowerewolf.prompts.second_look import second_look
 from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.decisions import Action, Option
-from autowerewolf.rules.steps import TextKind
+from autowerewolf.rules.step_spec import TextKind
 from autowerewolf.rules.views import SeatView
 
 log = logging.getLogger(__name__)
