@@ -10,13 +10,16 @@ rest), and however long the game runs the prompt stays about three days long.
 
 Its wording comes from `prompts/memory.py` and `prompts/render.py`."""
 
-import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+# CLAIM is re-exported: the out-of-character checks read role claims with it.
+from autowerewolf.prompts.claims import CLAIM as CLAIM
+from autowerewolf.prompts.claims import read_speech
 from autowerewolf.prompts.render import compact, digest_line, revealed_roles
 from autowerewolf.rules.events import Event, EventKind
-from autowerewolf.rules.roles import ROLE_NAMES, Camp, camp_of, on_wolf_side
+from autowerewolf.rules.roles import Camp, on_wolf_side
 from autowerewolf.rules.views import SeatView
 
 # Characters kept of each speech of the day before the latest folding dawn.
@@ -29,20 +32,6 @@ SPEECH_DIGEST_CHARS = 48
 # three days of structured speeches stay well inside a slot (prompts of up to 3,413 tokens
 # in ten games, seeds 29-38; 3,275 with two days).
 FOLD_EVERY_DAYS = 3
-# A good role claimed ("I am the Seer", "I'm a villager"), for every good role of the table.
-_GOOD_ROLES = "|".join(name for name in ROLE_NAMES if camp_of(name) is Camp.GOOD)
-CLAIM = re.compile(rf"\bI(?: am|'m)(?: the| a)? ({_GOOD_ROLES})\b", re.I)
-# A seat's own report of a check that found a wolf, as the speech renderer words it ("my
-# check found P05 a wolf") and as free text usually does ("I checked P05: a werewolf"); a
-# seat repeating another's report ("his check found P05 a wolf") is not a report.
-NAMED_WOLF = re.compile(
-    r"\b(?:my check(?: found| on| of)?|I checked)\s+(P\d{2})\b[\s:,]*(?:is |was |as )?(?:a )?"
-    r"(?:were)?wolf\b",
-    re.I,
-)
-# A seat's accusation, as the speech renderer words it ("I suspect P05") and as free text
-# often does.
-ACCUSATION = re.compile(r"\bI suspect (P\d{2})\b", re.I)
 # Days a seat must have voted as an exposed wolf did before that counts as evidence against
 # it. Over ten embedded-model games a seat that voted with a wolf on one day was a wolf 33%
 # of the time (28 of 84), hardly above the 27% of any other seat; on two days, 55% (6 of
@@ -62,12 +51,15 @@ class Fact:
 
 @dataclass
 class FactsLedger:
-    """Structured facts drawn from the seat's own view."""
+    """Structured facts drawn from the seat's own view; speeches are read by
+    `prompts/claims.py`, seats named by id or by display name (`names`: seat -> name)."""
 
+    names: Mapping[str, str] = field(default_factory=dict)
     facts: list[Fact] = field(default_factory=list)
     claims: dict[str, Fact] = field(default_factory=dict)  # the latest claim of each seat
     votes: dict[int, list[tuple[str, str | None]]] = field(default_factory=dict)
-    # seat -> the seats that reported a check finding it a wolf, in the order they did
+    # seat -> the seats that reported a check finding it a wolf, in the order they did (a
+    # seat repeating another's report, "his check found P05 a wolf", reports nothing)
     named_wolves: dict[str, list[str]] = field(default_factory=dict)
     accused: dict[str, str] = field(default_factory=dict)  # seat -> the seat it last suspected
 
@@ -80,16 +72,15 @@ class FactsLedger:
         elif kind is EventKind.WITCH_POISON:
             note(Fact("potion", event.target, "poison", day))
         elif kind is EventKind.SPEECH and event.actor and event.text:
-            match = CLAIM.search(event.text)
-            if match:
-                self.claims[event.actor] = Fact("claim", event.actor, match.group(1).lower(), day)
-            for named in NAMED_WOLF.findall(event.text):
+            reading = read_speech(event.text, event.actor, self.names)
+            if reading.roles:
+                self.claims[event.actor] = Fact("claim", event.actor, reading.roles[0], day)
+            for named, camp in reading.checks:
                 reporters = self.named_wolves.get(named, [])
-                if named != event.actor and event.actor not in reporters:
+                if camp is Camp.WOLF and event.actor not in reporters:
                     self.named_wolves[named] = [*reporters, event.actor]
-            accused = ACCUSATION.findall(event.text)
-            if accused and accused[-1] != event.actor:
-                self.accused[event.actor] = accused[-1]
+            if reading.accused:
+                self.accused[event.actor] = reading.accused[-1]
         elif kind is EventKind.DEATHS_ANNOUNCED:
             for seat in event.targets:
                 note(Fact("death", seat, "night", day))
@@ -177,7 +168,7 @@ def _folding_dawn(events: tuple[Event, ...]) -> int:
 def remember(view: SeatView) -> Memory:
     """The seat's memory at this view."""
     events, reader = view.events, view.seat
-    ledger = FactsLedger()
+    ledger = FactsLedger(names={p.seat: p.name for p in view.players})
     for event in events:
         ledger.observe(event)
     cut = _folding_dawn(events)

@@ -1,29 +1,31 @@
 """A rule-based baseline: plays sensibly without a model, as a yardstick for LLM players.
 
-Good seats trust a lone Seer claim; the Seer reveals herself once she finds a wolf; wolves
-kill a claimed Seer; the Witch saves on Night 1 and poisons a named wolf; the Guard keeps
-the Seer alive. Where no rule applies it picks a seeded random legal option.
+It hears speeches as the LLM seats' memory does (prompts/claims.py reads claims, checks,
+accusations and defences in a player's own words). Good seats trust a lone Seer claim and
+any other power role claimed by no more seats than the board deals, take a seat claiming
+their own role for a wolf, and suspect a seat that accuses one they trust; the Seer reveals
+herself once she finds a wolf; wolves kill a claimed Seer, never their pack; the Witch
+saves on Night 1 and poisons a named wolf; the Guard keeps the Seer alive. Where no rule
+applies it picks a seeded random legal option. It says what it believes, in phrasings
+drawn from the request's seed and key.
 """
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from autowerewolf.players.base import Answer, DecidesAtOnce, DecisionRequest, plain_record
+from autowerewolf.prompts.claims import read_speech, say
 from autowerewolf.prompts.estimates import ROLE_ESTIMATES, roles_of, targets_of
 from autowerewolf.prompts.probes import PRE_VOTE, SPEECH_VOTES
 from autowerewolf.rules.decisions import Action, Option
 from autowerewolf.rules.discussion import mentions
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.rng import pick
-from autowerewolf.rules.roles import Camp, Role, on_wolf_side
+from autowerewolf.rules.roles import Camp, Role, is_god, on_wolf_side
 from autowerewolf.rules.state import Step
 from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import SeatView
-
-SEER_CLAIM = re.compile(r"\bI am the seer\b", re.I)
-RESULT = re.compile(r"\b(P\d\d) is (?:a )?(wolf|good)\b", re.I)
 
 
 @dataclass
@@ -35,25 +37,57 @@ class Beliefs:
     named_good: list[str] = field(default_factory=list)
     my_checks: dict[str, Camp] = field(default_factory=dict)
     attacked: str | None = None
+    # good role -> the seats that claimed it, in the order they first did
+    claimants: dict[str, list[str]] = field(default_factory=dict)
+    accused: dict[str, str] = field(default_factory=dict)  # seat -> the seat it last accused
 
 
 def read_view(view: SeatView) -> Beliefs:
     beliefs = Beliefs()
-    claims: dict[str, list[tuple[str, str]]] = {}
+    names = {p.seat: p.name for p in view.players}
+    results: dict[str, list[tuple[str, Camp]]] = {}  # Seer claimant -> the results she gave
     for event in view.events:
         if event.kind is EventKind.SEER_RESULT and event.target and event.value:
             beliefs.my_checks[event.target] = Camp(event.value)
         elif event.kind is EventKind.WITCH_INFO:
             beliefs.attacked = event.target
-        elif event.kind is EventKind.SPEECH and event.actor and SEER_CLAIM.search(event.text or ""):
-            results = [(s.upper(), v.lower()) for s, v in RESULT.findall(event.text or "")]
-            claims.setdefault(event.actor, []).extend(results)
-    beliefs.seer_claims = sorted(claims)
-    if len(claims) == 1:  # two claimants: one is lying, trust neither
-        results = next(iter(claims.values()))
-        beliefs.named_wolves = [s for s, v in results if v == "wolf"]
-        beliefs.named_good = [s for s, v in results if v == "good"]
+        elif event.kind is EventKind.SPEECH and event.actor and event.text:
+            reading = read_speech(event.text, event.actor, names)
+            seer = (Role.SEER.value,) if reading.claims_seer else ()
+            for role in dict.fromkeys((*seer, *reading.roles)):
+                seats = beliefs.claimants.setdefault(role, [])
+                if event.actor not in seats:
+                    seats.append(event.actor)
+            if reading.claims_seer:
+                results.setdefault(event.actor, []).extend(reading.checks)
+            if reading.accused:
+                beliefs.accused[event.actor] = reading.accused[-1]
+    beliefs.seer_claims = sorted(results)
+    if len(results) == 1:  # two claimants: one is lying, trust neither
+        said = next(iter(results.values()))
+        beliefs.named_wolves = [s for s, c in said if c is Camp.WOLF]
+        beliefs.named_good = [s for s, c in said if c is Camp.GOOD]
     return beliefs
+
+
+def credible(view: SeatView, beliefs: Beliefs) -> list[str]:
+    """The power-role claimants a seat believes: each role claimed by no more seats than the
+    board deals, and never its own role by another (that claim is a lie it can see)."""
+    dealt = view.rules.roles
+    return [
+        seat
+        for role, seats in beliefs.claimants.items()
+        if is_god(Role(role)) and len(seats) <= dealt.count(Role(role))
+        for seat in seats
+        if role != view.role.value or seat == view.seat
+    ]
+
+
+def liars(view: SeatView, beliefs: Beliefs) -> list[str]:
+    """Seats claiming a good seat's own power role when the board deals it once: wolves."""
+    if on_wolf_side(view.role) or not is_god(view.role) or view.rules.roles.count(view.role) > 1:
+        return []
+    return [s for s in beliefs.claimants.get(view.role.value, []) if s != view.seat]
 
 
 @dataclass
@@ -64,6 +98,7 @@ class Situation:
     beliefs: Beliefs
     known_wolves: list[str]  # living wolves this seat knows or believes in
     trusted: tuple[str, ...]  # seats this seat believes are good, in seat order
+    suspects: tuple[str, ...] = ()  # living seats that accused a trusted one, in seat order
 
     @property
     def view(self) -> SeatView:
@@ -142,8 +177,8 @@ def _exile_vote(s: Situation) -> str:
     me = s.view.seat  # a table may allow voting for oneself (`exile_self_vote`): never do
     if s.is_wolf:
         return _harm_outsider(s, Option.ABSTAIN)
-    suspects = [o for o in s.options if o not in (*s.trusted, me) and o != Option.ABSTAIN]
-    return s.first(s.known_wolves, suspects)
+    others = [o for o in s.options if o not in (*s.trusted, me) and o != Option.ABSTAIN]
+    return s.first([*s.known_wolves, *s.suspects], others)
 
 
 def _bid(s: Situation) -> str:
@@ -239,15 +274,70 @@ RULES: dict[str, Callable[[Situation], str]] = {
 _TEXTS: dict[str, str] = {Step.WOLVES: "Take the claimed seer first."}
 
 
-def speech(view: SeatView, beliefs: Beliefs, known_wolves: list[str]) -> str:
-    if view.role is Role.SEER and known_wolves:
-        results = ", ".join(
-            f"{s} is {'a wolf' if c is Camp.WOLF else 'good'}" for s, c in beliefs.my_checks.items()
-        )
-        return f"I am the seer. {results}. Vote {known_wolves[0]} out."
-    if not on_wolf_side(view.role) and known_wolves:
-        return f"I believe the seer: {known_wolves[0]} is a wolf."
-    return "I have no solid information yet; I am watching the votes."
+def _seer_lines(s: Situation) -> list[str]:
+    """The Seer comes out with every check and the wolf to vote out."""
+    seed, key = s.request.seed, s.request.key
+    results = [
+        say("seer_wolf" if camp is Camp.WOLF else "seer_good", seed, f"{key}:{seat}", seat=seat)
+        for seat, camp in s.beliefs.my_checks.items()
+    ]
+    wolf = s.known_wolves[0]
+    return [say("seer_claim", seed, key), *results, say("seer_vote", seed, key, seat=wolf)]
+
+
+def _village_lines(s: Situation) -> list[str]:
+    """A good seat says whom it takes for a wolf and why, whom it trusts, whom it suspects."""
+    seed, key, beliefs = s.request.seed, s.request.key, s.beliefs
+    lines = []
+    if s.known_wolves:
+        wolf = s.known_wolves[0]
+        if wolf in beliefs.named_wolves:
+            claimant = beliefs.seer_claims[0]
+            lines.append(say("believe_seer", seed, key, claimant=claimant, seat=wolf))
+        else:
+            lines.append(say("liar", seed, key, seat=wolf))
+    for seat in [t for t in s.trusted if t != s.view.seat][:2]:
+        lines.append(say("trust", seed, f"{key}:{seat}", seat=seat))
+    for seat in [x for x in s.suspects if x not in s.known_wolves][:1]:
+        target = beliefs.accused[seat]
+        lines.append(say("suspect", seed, key, seat=seat, target=target))
+    return lines
+
+
+def _wolf_lines(s: Situation) -> list[str]:
+    """A plausible village line that never names the pack: back a packmate's Seer claim,
+    call a Seer claim naming itself a bluff, else lean on a seeded outsider whom the table
+    has no reason to trust (leaning on a believed seat would expose it)."""
+    seed, key, beliefs, me = s.request.seed, s.request.key, s.beliefs, s.view.seat
+    claims = beliefs.seer_claims
+    if len(claims) == 1 and claims[0] in (me, *s.mates):
+        outsiders = _outsiders(s, beliefs.named_wolves)
+        if outsiders:
+            return [say("believe_seer", seed, key, claimant=claims[0], seat=outsiders[0])]
+        return [say("trust", seed, key, seat=claims[0])] if claims[0] != me else []
+    if len(claims) == 1 and me in beliefs.named_wolves:
+        return [say("doubt_claim", seed, key, seat=claims[0])]
+    alive = [p.seat for p in s.view.players if p.alive and p.seat not in (*claims, *s.trusted)]
+    outsiders = _outsiders(s, alive)
+    if not outsiders:
+        return []
+    return [say("wolf_lean", seed, key, seat=pick(seed, f"{key}:lean", outsiders))]
+
+
+def speech(s: Situation) -> str:
+    """What the seat believes, said true to its side: a seat accused answers first."""
+    me, seed, key = s.view.seat, s.request.seed, s.request.key
+    alive = {p.seat for p in s.view.players if p.alive}
+    accusers = [a for a, t in s.beliefs.accused.items() if t == me and a in alive and a != me]
+    lines = [say("defend", seed, key, seat=min(accusers))] if accusers else []
+    if s.is_wolf:
+        lines += _wolf_lines(s)
+    elif s.view.role is Role.SEER and s.known_wolves:
+        lines += _seer_lines(s)
+    else:
+        lines += _village_lines(s)
+    last = s.request.step == Step.LAST_WORDS
+    return " ".join(lines) or say("no_read_last" if last else "no_read", seed, key)
 
 
 class HeuristicPlayer(DecidesAtOnce):
@@ -259,10 +349,17 @@ class HeuristicPlayer(DecidesAtOnce):
         alive = {p.seat for p in view.players if p.alive}
         known = [s for s, c in beliefs.my_checks.items() if c is Camp.WOLF and s in alive]
         if not on_wolf_side(view.role):
-            known += [s for s in beliefs.named_wolves if s in alive and s != view.seat]
-        believed = {*beliefs.named_good, *beliefs.seer_claims} - set(known)
+            named = [*beliefs.named_wolves, *liars(view, beliefs)]
+            known += [s for s in dict.fromkeys(named) if s in alive and s != view.seat]
+        believed = {*beliefs.named_good, *credible(view, beliefs)} - set(known)
         trusted = tuple(p.seat for p in view.players if p.seat in believed)
-        situation = Situation(request, beliefs, known, trusted)
+        accusers = {a for a, target in beliefs.accused.items() if target in trusted}
+        suspects = tuple(
+            p.seat
+            for p in view.players
+            if p.seat in accusers and p.alive and p.seat not in (*trusted, view.seat)
+        )
+        situation = Situation(request, beliefs, known, trusted, suspects)
         if request.step == ROLE_ESTIMATES:
             action = Action(option=Option.NONE.value)
             data = estimates(situation)
@@ -271,7 +368,7 @@ class HeuristicPlayer(DecidesAtOnce):
         if rule is not None:
             action = Action(option=rule(situation), text=_TEXTS.get(request.step, ""))
         elif takes_text(request.step) == "speech":
-            action = Action(option=_speak(situation), text=speech(view, beliefs, known))
+            action = Action(option=_speak(situation), text=speech(situation))
         else:
             raise UnknownStep(f"the heuristic player has no rule for step {request.step!r}")
         record = plain_record(request, self.kind, action, reasoning=_reason(situation))
