@@ -140,7 +140,7 @@ def read_speech(text: str, speaker: str, names: Mapping[str, str] | None = None)
 
 
 # Every decision of a heuristic seat and every prompt of an LLM seat reads the whole day's
-# speeches again: reading each speech once made a heuristic 12-A game about ten times faster.
+# speeches again: reading each speech once took 300 heuristic 12-A games from 206 s to 43 s.
 @lru_cache(maxsize=4096)
 def _read(text: str, speaker: str, names: tuple[tuple[str, str], ...]) -> Reading:
     text = with_seat_ids(text, dict(names))
