@@ -26,6 +26,17 @@ class Bounds:
     speech_acts: bool = False
     # The decisions (prompt keys) that start with private reasoning; None: every one.
     reasoning_on: frozenset[str] | None = None
+    # Ask once more when a legal answer works against the seat's own side (second_look.py).
+    second_look: bool = True
+
+    def harness(self) -> dict[str, int | str | bool]:
+        """The factors of these bounds that shape a seat's question, for its records:
+        what a study ablates (docs/evaluation.md, Scaffold baselines)."""
+        return {
+            "reasoning": self.reasoning,
+            "speech": "acts" if self.speech_acts else "free",
+            "second_look": self.second_look,
+        }
 
     def for_decision(self, key: str) -> "Bounds":
         """The bounds of one decision: no private reasoning where `reasoning_on` leaves

@@ -112,13 +112,22 @@ class ModelConfig(_Strict):
         "text; default acts for the local backend, free otherwise.",
     )
 
+    second_look: bool = Field(
+        True,
+        description="Ask once more when a legal answer works against the seat's own side "
+        "(a teammate or itself picked, a refusal; docs/agents.md); off: the first legal "
+        "answer stands.",
+    )
+
     def bounds(self) -> Bounds:
-        """The answer bounds this model's players write within, and their speech form."""
+        """The answer bounds this model's players write within, their speech form and
+        whether they take a second look."""
         acts = self.speech_form() == "acts"
         if isinstance(self.budget, Budget):
-            return Bounds(self.budget.reasoning, self.budget.speech, self.budget.message, acts)
-        chosen = BUDGETS[self.budget or ("focused" if self.backend == "local" else "full")]
-        return replace(chosen, speech_acts=acts)
+            chosen = Bounds(self.budget.reasoning, self.budget.speech, self.budget.message)
+        else:
+            chosen = BUDGETS[self.budget or ("focused" if self.backend == "local" else "full")]
+        return replace(chosen, speech_acts=acts, second_look=self.second_look)
 
     def speech_form(self) -> Literal["acts", "free"]:
         return self.speech or ("acts" if self.backend == "local" else "free")
@@ -189,6 +198,7 @@ class ModelOverride(_Strict):
     seed: int | None = None
     budget: BudgetChoice | None = None
     speech: Literal["acts", "free"] | None = None
+    second_look: bool | None = None
     max_in_flight: InFlight | None = None
     requests_per_s: Rate | None = None
     latency_s: Seconds | None = None

@@ -18,6 +18,9 @@ class DecisionRecord(FrozenModel):
     player: str  # player kind: random, scripted, human, llm, heuristic, override
     purpose: Purpose = "decision"
     agent: str | None = None  # the agent design that answered (LLM seats and plug-ins)
+    # An LLM seat's harness factors for this question: private reasoning (characters),
+    # speech form, second look (prompts/answers.py Bounds.harness)
+    harness: dict[str, int | str | bool] | None = None
     model: str | None = None
     day: int
     step: str  # the step, or the probe's or note's name

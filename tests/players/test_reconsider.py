@@ -8,6 +8,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from autowerewolf.backends.config import ModelConfig
 from autowerewolf.players.base import DecisionRequest
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.rules.config import make_config
@@ -126,3 +127,22 @@ def test_a_message_in_character_is_asked_once_even_when_it_says_i_cannot() -> No
         fake = choosing(good, messages=(text,))
         answer = LLMPlayer(fake, "fake").decide(DecisionRequest(view=view, seed=1))
         assert answer.action.text == text and len(fake.prompts) == 1
+
+
+def test_with_the_second_look_off_the_first_legal_answer_stands_and_the_record_says_so() -> None:
+    """A harness factor a study ablates per contestant (`second_look: false`)."""
+    view, teammate, good = wolf_at_night()
+    fake = choosing(teammate, good)
+    bounds = ModelConfig(backend="simulated", model="m", second_look=False).bounds()
+    answer = LLMPlayer(fake, "fake", bounds).decide(DecisionRequest(view=view, seed=1))
+    assert answer.action.option == teammate
+    assert len(fake.prompts) == 1
+    assert answer.record.harness == {"reasoning": 1500, "speech": "free", "second_look": False}
+
+
+def test_every_llm_record_carries_its_harness() -> None:
+    view, _, good = wolf_at_night()
+    local = ModelConfig(backend="local", model="m").bounds()
+    answer = LLMPlayer(choosing(good), "fake", local).decide(DecisionRequest(view=view, seed=1))
+    # `focused` (the local default): private reasoning before a night power such as the kill.
+    assert answer.record.harness == {"reasoning": 120, "speech": "acts", "second_look": True}

@@ -39,9 +39,18 @@ OPERATIONAL = frozenset(
 )
 
 
+# Model settings added after designs were first recorded, with the value that played as
+# before: left out at that value, so a recorded design keeps its fingerprint.
+ADDED_LATER: dict[str, Any] = {"random_answerer": False, "second_look": True}
+
+
 def _without_transport(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _without_transport(v) for k, v in value.items() if k not in TRANSPORT}
+        return {
+            k: _without_transport(v)
+            for k, v in value.items()
+            if k not in TRANSPORT and not (k in ADDED_LATER and v in (None, ADDED_LATER[k]))
+        }
     if isinstance(value, list):
         return [_without_transport(v) for v in value]
     return value
@@ -52,10 +61,6 @@ def design(config: TournamentConfig) -> dict[str, Any]:
     data = config.model_dump(mode="json", exclude=set(OPERATIONAL))
     if data.get("secret"):  # recorded as a digest: a changed secret is still a changed design
         data["secret"] = hashlib.sha256(data["secret"].encode()).hexdigest()[:16]
-    if data.get("models") and not data["models"].get("random_answerer"):
-        # Only a scaffold baseline's models set it: left out, so designs recorded before
-        # the field existed keep their fingerprint.
-        data["models"].pop("random_answerer", None)
     return {
         k: _without_transport(v) if k in ("models", "contestants") else v for k, v in data.items()
     }

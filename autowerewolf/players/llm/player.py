@@ -202,7 +202,8 @@ class LLMPlayer:
         # act, a ground): only its acts are judged, as the words are not the model's.
         free = first.text if first and not structured else ""
         look = second_look(view, known, key, first.option, free, said, shown) if first else None
-        if first and look and self.reconsiders and request.purpose == "decision":
+        second = self.reconsiders and self.bounds.second_look and request.purpose == "decision"
+        if first and look and second:
             # Small models often pick a teammate or themselves by copying a seat they read,
             # or answer as an assistant that refuses: such an answer is asked once more.
             again, prompt = yield from self.ask(
@@ -238,6 +239,7 @@ class LLMPlayer:
             reasoning=getattr(exchange.parsed, "reasoning", None),
             valid=not fallback,
             data=data,
+            harness=bounds.harness(),
         )
         return Answer(action=action, record=record)
 
@@ -277,6 +279,12 @@ class LLMPlayer:
         )
         action = Action(option=Option.NONE.value)
         record = self.record(
-            request, action, exchange, prompt, data=exchange.value, valid=exchange.value is not None
+            request,
+            action,
+            exchange,
+            prompt,
+            data=exchange.value,
+            valid=exchange.value is not None,
+            harness=self.bounds.harness(),
         )
         return Answer(action=action, record=record)
