@@ -16,6 +16,7 @@ from autowerewolf.rules.events import Event
 from autowerewolf.rules.roles import Role
 from autowerewolf.runner import GameRecord, Games
 from tests.fakes.chat import legal_json
+from tests.fixed import HEX_SECRET
 from tests.graph.graph_helpers import cli
 
 
@@ -42,6 +43,7 @@ def batch_export_report(board: str, players: str, games: int, tmp: Path) -> list
     played = cli(
         "batch", "--board", board, "--players", players, "--seat", "P01=random",
         "--seat", "P07=random", "--games", games, "--db", db,
+        "--secret", HEX_SECRET, "--seed-start", 16,  # the same games every run, some with duels
     )  # fmt: skip
     assert played.exit_code == 0, played.stderr
     exported = cli("export", db, "--out", tmp / "export")
