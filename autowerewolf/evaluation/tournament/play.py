@@ -138,11 +138,8 @@ def _run(
 
     try:
         played = play(todo, save, experience)
-        scaffold = [
-            g
-            for g in scaffold_plan(config)
-            if g.game_id not in finished_ids(rows, scaffold_name(config.name))
-        ]
+        twins_done = finished_ids(rows, scaffold_name(config.name))
+        scaffold = [g for g in scaffold_plan(config) if g.game_id not in twins_done]
         if scaffold:
             if console is not None:
                 console.print(
