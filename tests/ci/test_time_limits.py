@@ -27,6 +27,7 @@ def test_every_test_of_this_run_has_its_runs_limit(request: pytest.FixtureReques
     assert DEFAULT_LIMIT_S <= 5 * 60 < min(LIMIT_S_BY_MARKER.values())
 
 
+@pytest.mark.long
 def test_a_hung_test_fails_named_and_the_run_ends(tmp_path: Path) -> None:
     """On two workers, as the default run: the hung test fails with its name and stack,
     and the test after it still runs."""

@@ -180,6 +180,7 @@ def test_feature_names_and_the_env_standing_match_the_observation_and_the_view()
     assert "text" not in obs  # text observations are opt-in
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("board", ["12-A", "9-standard", "8-arena"])
 def test_pettingzoo_render_test_and_performance_benchmark_run(board: str) -> None:
     render_test(lambda render_mode=None: env(board, render_mode=render_mode))

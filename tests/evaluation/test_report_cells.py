@@ -34,6 +34,7 @@ CONFIG = TournamentConfig.model_validate(
         "seed": 4,
         "secret": HEX_SECRET,  # the same games every run: a stable finding
         "concurrency": 2,
+        "scaffold_games": 4,  # the scaffold's cells need games, not a stable finding
         "probes": ["pre_vote", "speech_votes", "role_estimates"],
         "models": {"default": {"backend": "simulated", "model": "sim", "latency_s": 0}},
         "contestants": [

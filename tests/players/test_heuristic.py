@@ -74,6 +74,7 @@ print(json.dumps(answers))
 """
 
 
+@pytest.mark.long
 def test_the_same_seed_and_secret_play_alike_under_any_hash_seed() -> None:
     """rules/ and players draw from the seed, never from set order: processes with different
     PYTHONHASHSEED give every answer alike, the badge's included."""
