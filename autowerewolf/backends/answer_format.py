@@ -25,6 +25,8 @@ from autowerewolf.backends.strict_schema import strict_schema
 STEPPED_DOWN = "answer format stepped down"
 # The message key under which the backend leaves its notes on an answer (cuts, step-downs).
 ANSWER_NOTES = "answer_notes"
+# How many attempts of a call timed out before it was answered (backends/gate.py).
+ANSWER_TIMEOUTS = "answer_timeouts"
 # A 400 about the response format, in the words OpenAI, vLLM (xgrammar, guidance, outlines)
 # and llama.cpp use for it; a 400 about anything else (a context overflow) is no refusal.
 _ABOUT_THE_FORMAT = re.compile(

@@ -3,7 +3,7 @@ with every secret redacted."""
 
 from langchain_core.messages import AIMessage
 
-from autowerewolf.backends.gate import is_transient, retry_after_of, status_of
+from autowerewolf.backends.gate import is_timeout, is_transient, retry_after_of, status_of
 from autowerewolf.backends.redact import redact_secrets
 
 
@@ -11,7 +11,8 @@ class ModelCallError(RuntimeError):
     """A model call failed; the message is the original error's, with secrets redacted.
 
     It keeps what the gate needs to decide on a retry (backends/gate.py): the HTTP status,
-    the server's Retry-After, and whether the connection itself failed; and `answer`, the
+    the server's Retry-After, whether the connection itself failed and whether the call
+    timed out; and `answer`, the
     server's answer (redacted) when the call failed because it did not fit the schema; and
     `notes`, the backend's notes on the call (its answer format stepped down on the way)."""
 
@@ -23,6 +24,7 @@ class ModelCallError(RuntimeError):
         connection_failed: bool = False,
         answer: AIMessage | None = None,
         notes: tuple[str, ...] = (),
+        timed_out: bool = False,
     ) -> None:
         super().__init__(message)
         self.status_code = status_code
@@ -30,6 +32,7 @@ class ModelCallError(RuntimeError):
         self.connection_failed = connection_failed
         self.answer = answer
         self.notes = notes
+        self.timed_out = timed_out
 
 
 def redacted(
@@ -44,4 +47,5 @@ def redacted(
         is_transient(err) and status_of(err) is None,
         answer,
         notes,
+        is_timeout(err),
     )

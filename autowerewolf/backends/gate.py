@@ -41,6 +41,7 @@ from tenacity import (
     wait_random_exponential,
 )
 
+from autowerewolf.backends.answer_format import ANSWER_TIMEOUTS
 from autowerewolf.backends.config import ModelConfig, PlayerModels
 from autowerewolf.backends.local_server import DEFAULT_IN_FLIGHT
 from autowerewolf.errors import SettingsError
@@ -84,6 +85,17 @@ def retry_after_of(err: BaseException) -> float | None:
     except ValueError:
         when = email.utils.parsedate_to_datetime(value) if value.strip() else None
         return None if when is None else max(0.0, when.timestamp() - time.time())
+
+
+def is_timeout(err: BaseException) -> bool:
+    """The call got no answer by its client's deadline (openai's, httpx's or asyncio's)."""
+    openai = sys.modules.get("openai")
+    late: tuple[type[BaseException], ...] = (
+        TimeoutError,
+        httpx.TimeoutException,
+        *((openai.APITimeoutError,) if openai is not None else ()),
+    )
+    return getattr(err, "timed_out", False) or isinstance(err, late)
 
 
 def is_transient(err: BaseException) -> bool:
@@ -204,13 +216,19 @@ class ModelGate:
         """The call after its first attempt failed with `failed`: tenacity decides from that
         attempt on, as if it had made it (the same retries, waits and final error)."""
         first = True
+        timeouts = 0
 
         async def attempt_once() -> T:
-            nonlocal first
+            nonlocal first, timeouts
             if first:
                 first = False
+                timeouts += is_timeout(failed)
                 raise failed
-            return await self._once(make_call)
+            try:
+                return await self._once(make_call)
+            except Exception as err:
+                timeouts += is_timeout(err)
+                raise
 
         try:
             async for attempt in AsyncRetrying(
@@ -221,7 +239,7 @@ class ModelGate:
                 reraise=True,
             ):
                 with attempt:
-                    return await attempt_once()
+                    return _noted_timeouts(await attempt_once(), timeouts)
         except Exception as err:
             if is_transient(err) or status_of(err) in REFUSED_STATUS:
                 raise ModelUnavailable(f"{type(err).__name__}: {err}") from None
@@ -243,6 +261,15 @@ class ModelGate:
         finally:
             if self._slots is not None:
                 self._slots.release()
+
+
+def _noted_timeouts(result: T, timeouts: int) -> T:
+    """A structured answer that came after timed-out attempts says how many on its message,
+    for the seat's record (players/llm/calls.py)."""
+    raw = result.get("raw") if isinstance(result, dict) else None
+    if timeouts and isinstance(raw, BaseMessage):
+        raw.additional_kwargs[ANSWER_TIMEOUTS] = timeouts
+    return result
 
 
 def _count_tokens(stats: CallStats, result: Any) -> None:

@@ -174,7 +174,7 @@ def tournament(
     else:
         from autowerewolf.evaluation.tournament.sequential import run_sequential
 
-        record = run_sequential(spec, target, concurrency, console)
+        record = run_sequential(spec, target, concurrency, console, replay_from)
         console.print(record.summary(), highlight=False)
     rows = iter_rows(target, tournament=spec.name)
     with report_bar() as bar:

@@ -222,6 +222,7 @@ class ExternalAgent:
             valid=error is None,
             fallback=error is not None,
             error=error,
+            timeouts=int(timed_out),
             # A late answer took its deadline: the kill and the fallback are the table's.
             latency_s=self.timeout_s if timed_out else time.perf_counter() - started,
         )

@@ -36,6 +36,9 @@ class DecisionRecord(FrozenModel):
     raw: str | None = None  # what the model answered, kept (bounded) for audits
     valid: bool = True  # answered legally without a fallback
     retries: int = 0
+    # Attempts that got no answer by their deadline: a model call retried after its client
+    # timed out, or an agent program or endpoint past its deadline (then a fallback).
+    timeouts: int = 0
     fallback: bool = False
     error: str | None = None
     tokens_in: int | None = None

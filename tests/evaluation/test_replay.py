@@ -2,7 +2,9 @@
 is kept in the games' database, a replay asks the model nothing and plays the same games,
 and a changed harness re-asks only the calls whose request differs."""
 
+import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any, Literal
@@ -18,6 +20,7 @@ from autowerewolf.evaluation.tournament.play import run_tournament
 from autowerewolf.runner import Games
 from tests.fakes.chat import FakeChatModel, legal_json
 from tests.fixed import HEX_SECRET
+from tests.graph.graph_helpers import cli, flat
 
 CONFIG = TournamentConfig.model_validate(
     {
@@ -113,3 +116,28 @@ def test_changed_request_is_asked_again_and_no_key_is_stored(tmp_path: Path) -> 
 
     assert key.encode() not in db.read_bytes()
     assert os.stat(db).st_mode & 0o777 == 0o600
+
+
+@pytest.mark.long  # about 10 s: two sequential tournaments with model seats
+def test_a_sequential_tournament_replays_from_its_recorded_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`tournament --replay-from` with a stop rule: every look is answered from the book."""
+    spec = CONFIG.model_dump(mode="json") | {
+        "games": 12,
+        "scaffold_games": 0,
+        "stop": {"compare": ["heuristic", "sim-plain"], "every": 4},
+    }
+    study = tmp_path / "study.yaml"
+    study.write_text(json.dumps(spec))  # JSON is YAML
+    first = cli("tournament", study, "--db", tmp_path / "first.db", "--out", tmp_path / "a",
+                "--no-gte")  # fmt: skip
+    assert first.exit_code == 0, first.stderr
+    with monkeypatch.context() as patched:
+        forbid_model_calls(patched)
+        again = cli("tournament", study, "--db", tmp_path / "again.db", "--out", tmp_path / "b",
+                    "--replay-from", tmp_path / "first.db", "--no-gte")  # fmt: skip
+    assert again.exit_code == 0, again.stderr
+    tallies = re.findall(r"Recorded answers: (\d+) hits, (\d+) misses", flat(again.stdout))
+    assert tallies and all(int(h) > 0 and m == "0" for h, m in tallies), again.stdout
+    assert decisions(tmp_path / "again.db") == decisions(tmp_path / "first.db")

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import pytest
+
 from autowerewolf.players.base import DecisionRequest
 from autowerewolf.players.external import ExternalAgent
 from autowerewolf.players.records import DecisionRecord
@@ -67,9 +69,11 @@ def assert_timed_out(record: DecisionRecord, deadline_s: float) -> None:
     assert (record.fallback, record.valid) == (True, False)
     assert record.error == f"no answer within {deadline_s:g} s"
     assert record.latency_s == deadline_s
+    assert record.timeouts == 1
     assert record.option in record.options
 
 
+@pytest.mark.long
 def test_a_wrapped_cmd_agent_whose_child_sleeps_costs_its_deadline_and_leaves_nothing(
     tmp_path: Path,
 ) -> None:
@@ -90,6 +94,7 @@ def test_a_wrapped_cmd_agent_whose_child_sleeps_costs_its_deadline_and_leaves_no
     assert still_running(pids) == []
 
 
+@pytest.mark.long
 def test_a_game_with_a_wrapped_agent_that_sleeps_ends_within_twice_its_deadlines(
     tmp_path: Path,
 ) -> None:

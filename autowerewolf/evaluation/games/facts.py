@@ -26,7 +26,8 @@ from autowerewolf.rules.roles import camp_of
 # 4: chance levels beside IRP, VSS, role KPIs, blunders, Est and the debate metrics;
 # decisions per step (illegal answers, fallbacks, second looks).
 # 5: speeches and wolf messages out of character (speeches.py).
-ROW_VERSION = 5
+# 6: decisions per step count those with a timed-out attempt too.
+ROW_VERSION = 6
 SECOND_LOOK = "reconsidered "  # how an LLM design's record notes a second look (docs/agents.md)
 
 
@@ -192,11 +193,12 @@ def game_row(
         row["fallbacks"] += int(decision and r.fallback)
         row["invalid"] += int(decision and not r.valid)
         if decision:
-            step = row["steps"].setdefault(r.step, [0, 0, 0, 0])
+            step = row["steps"].setdefault(r.step, [0, 0, 0, 0, 0])
             step[0] += 1
             step[1] += int(r.retries > 0 or not r.valid or r.fallback)  # first answer not legal
             step[2] += int(r.fallback)
             step[3] += int(SECOND_LOOK in (r.error or ""))
+            step[4] += int(r.timeouts > 0)
         row["step_downs"] = row.get("step_downs", 0) + (r.error or "").count(STEPPED_DOWN)
         row["tokens_in"] += r.tokens_in or 0
         row["tokens_out"] += r.tokens_out or 0

@@ -66,6 +66,9 @@ DEFINITIONS = {
     "fallback_rate": "decisions answered by a seeded random fallback / decisions",
     "second_look_rate": "decisions asked a second time after a legal answer against the "
     "seat's own side (docs/agents.md) / decisions",
+    "timeout_rate": "decisions with an attempt that got no answer by its deadline (a model "
+    "call retried after its client timed out, an agent program or endpoint past its "
+    "deadline, then a fallback) / decisions",
     "out_of_character": "an LLM seat's speeches and wolf messages (decisions with text) that "
     "apologise or refuse, copy the prompt (8 words in a row of its rules, roles, decisions, "
     "strategies or notes) or contradict what the seat knew by that day (a Seer reporting a "

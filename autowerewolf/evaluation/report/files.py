@@ -11,6 +11,7 @@ from typing import Any
 from autowerewolf.evaluation.bootstrap import MIN_GAMES
 from autowerewolf.evaluation.report import debate as debate_report
 from autowerewolf.evaluation.report.cells import CELL_COLUMNS, cell_values
+from autowerewolf.evaluation.report.validity import RATES
 from autowerewolf.private_files import replaced_atomically
 
 # What every rating scores for contestants who all play alike (the docs' chance table).
@@ -98,7 +99,7 @@ def csvs(out: Path, data: dict[str, Any]) -> list[Path]:
     validity = [
         [v["player"], v["step"], v["decisions"], metric, *cell_values(v[metric])]
         for v in data["validity"]
-        for metric in ("illegal_rate", "fallback_rate", "second_look_rate")
+        for metric in RATES.values()
     ]
     pair_header = [
         f"{part}_{k}"

@@ -76,6 +76,7 @@ PER_DECISION = {
     "illegal_rate": "illegal",
     "invalid_rate": "invalid",
     "second_look_rate": "second_looks",
+    "timeout_rate": "timeouts",
     "latency_s_per_decision": "latency_s",
 }
 DECISION_SHARES = frozenset(PER_DECISION) - {"latency_s_per_decision"}
@@ -125,7 +126,7 @@ def _seat_columns(values: Values, c: str, seats: list[SeatRow]) -> None:
     probe_tokens = sum(s.get("probe_tokens_in", 0) + s.get("probe_tokens_out", 0) for s in seats)
     bump(values, (c, "probe_tokens"), probe_tokens)
     blunders: dict[str, list[float]] = {}
-    illegal = second_looks = 0
+    illegal = second_looks = timeouts = 0
     for s in seats:
         role = s["role"]
         bump(values, (c, "seats", role), 1)
@@ -149,6 +150,7 @@ def _seat_columns(values: Values, c: str, seats: list[SeatRow]) -> None:
         for counts in s.get("steps", {}).values():
             illegal += counts[1]
             second_looks += counts[3]
+            timeouts += counts[4] if len(counts) > 4 else 0  # rows before version 6: none
         for metric, cell in s.get("blunders", {}).items():
             if not cell[1]:
                 continue  # rows before version 4 list metrics without opportunities too
@@ -157,6 +159,7 @@ def _seat_columns(values: Values, c: str, seats: list[SeatRow]) -> None:
                 total[i] += amount
     bump(values, (c, "illegal"), illegal)
     bump(values, (c, "second_looks"), second_looks)
+    bump(values, (c, "timeouts"), timeouts)
     # Rows before version 5 carry no speech counts: those seats count for none.
     said = [s.get("out_of_character") or [0, 0] for s in seats]
     bump(values, (c, "out_of_character"), sum(x[0] for x in said))

@@ -23,7 +23,7 @@ from autowerewolf.evaluation.report.cells import (
 )
 from autowerewolf.evaluation.report.designs import HEADLINE_BLUNDERS
 from autowerewolf.evaluation.report.metrics import KPI_NAMES
-from autowerewolf.evaluation.report.validity import ALL_STEPS
+from autowerewolf.evaluation.report.validity import ALL_STEPS, RATES
 
 OUT_OF_CHARACTER_NOTE = (
     "Speeches out of character: an LLM seat's speeches and wolf messages that apologise, "
@@ -139,6 +139,7 @@ def _validity_and_cost(names: list[str], by_name: Mapping[str, Any]) -> Table:
         ("fallback rate", per_decision, lambda m: m["fallback_rate"], "4"),
         ("invalid rate", per_decision, lambda m: m["invalid_rate"], "4"),
         ("second look rate", per_decision, lambda m: m["second_look_rate"], "4"),
+        ("timeout rate", per_decision, lambda m: m["timeout_rate"], "4"),
     ]
     speeches = [
         [
@@ -348,9 +349,8 @@ def _designs(data: Mapping[str, Any]) -> Table:
 
 def _shown(entry: Mapping[str, Any]) -> bool:
     """A row of the validity table worth a line: every player's total, and the steps of a
-    player that ever answered illegally, fell back or looked twice."""
-    rates = ("illegal_rate", "fallback_rate", "second_look_rate")
-    return entry["step"] == ALL_STEPS or any(entry[r]["value"] for r in rates)
+    player that ever answered illegally, fell back, looked twice or timed out."""
+    return entry["step"] == ALL_STEPS or any(entry[r]["value"] for r in RATES.values())
 
 
 def _validity(data: Mapping[str, Any]) -> Table:
@@ -360,16 +360,14 @@ def _validity(data: Mapping[str, Any]) -> Table:
             v["step"],
             str(v["games"]),
             str(v["decisions"]),
-            interval(v["illegal_rate"], digits=4),
-            interval(v["fallback_rate"], digits=4),
-            interval(v["second_look_rate"], digits=4),
+            *(interval(v[rate], digits=4) for rate in RATES.values()),
             str(v.get("step_downs", 0)),
         ]
         for v in data["validity"]
         if _shown(v)
     ]
     return Table(
-        "Illegal answers, fallbacks and second looks per player and decision type",
+        "Illegal answers, fallbacks, second looks and timeouts per player and decision type",
         [
             "player (model or kind)",
             "decision",
@@ -378,12 +376,15 @@ def _validity(data: Mapping[str, Any]) -> Table:
             "illegal first answer",
             "fallback",
             "second look",
+            "timeout",
             "format step-downs",
         ],
         rows,
         "Illegal first answer: the first answer was not a legal choice (re-prompted or "
         "replaced); fallback: replaced by a seeded random legal choice; second look: asked "
-        "again after a legal answer against its own side (docs/agents.md); format step-downs: "
+        "again after a legal answer against its own side (docs/agents.md); timeout: an attempt "
+        "got no answer by its deadline (a model call retried, an agent given a fallback); "
+        "format step-downs: "
         "times the model's server refused its answer schema and it was asked in a looser "
         "format (docs/reliability.md). Chance: 0. "
         "Decision types without any are left out here (validity.csv has every one).",

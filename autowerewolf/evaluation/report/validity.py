@@ -1,8 +1,9 @@
-"""Illegal answers, fallbacks and second looks per player and decision type: the report's
-table of how often each model (or, for seats without one, each player kind: random,
-heuristic, scripted, human) answered a step illegally at first, fell back to a seeded
-random choice, or was asked again (docs/agents.md, "A second look"), with intervals over
-games. Kaggle Game Arena and pavlukhinlab's arena show these per model.
+"""Illegal answers, fallbacks, second looks and timeouts per player and decision type: the
+report's table of how often each model (or, for seats without one, each player kind:
+random, heuristic, scripted, human) answered a step illegally at first, fell back to a
+seeded random choice, was asked again (docs/agents.md, "A second look"), or had an attempt
+time out (a model call retried after its deadline, an agent past its deadline), with
+intervals over games. Kaggle Game Arena and pavlukhinlab's arena show these per model.
 
 A rule-based player only answers legally: its rates are 0, which is what a uniformly
 random player scores too (the chance level of each rate).
@@ -15,12 +16,13 @@ from autowerewolf.evaluation.games.facts import GameRow, SeatRow
 
 CALLS = "calls"
 ALL_STEPS = "all decisions"
-PARTS = ("decisions", "illegal", "fallbacks", "second_looks")
+PARTS = ("decisions", "illegal", "fallbacks", "second_looks", "timeouts")
 STEP_DOWNS = "step_downs"
 RATES = {
     "illegal": "illegal_rate",
     "fallbacks": "fallback_rate",
     "second_looks": "second_look_rate",
+    "timeouts": "timeout_rate",
 }
 
 
@@ -33,7 +35,9 @@ def game_columns(row: GameRow, values: Values) -> None:
     totals: dict[tuple[str, str], list[int]] = {}
     for seat in row["seats"].values():
         label = player_label(seat)
-        for step, counts in seat.get("steps", {}).items():
+        for step, given in seat.get("steps", {}).items():
+            # Rows saved before a part was counted have fewer parts: none of it was seen.
+            counts = [*given, *[0] * (len(PARTS) - len(given))]
             total = totals.get((label, step))
             if total is None:
                 totals[(label, step)] = list(counts)

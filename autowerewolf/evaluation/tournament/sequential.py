@@ -23,6 +23,7 @@ A look decides `different` when the sequence excludes 0, `equivalent` when it li
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -174,8 +175,10 @@ def run_sequential(
     db: Database,
     concurrency: int | None = None,
     console: Console | None = None,
+    replay_from: Path | None = None,
 ) -> SequentialRecord:
-    """Play `config` look by look until its stop rule decides, or every planned game."""
+    """Play `config` look by look until its stop rule decides, or every planned game; each
+    look's calls are answered from `replay_from`'s recorded answers where it holds them."""
     rule = config.stop
     if rule is None:
         raise ValueError(f"tournament {config.name!r} has no stop rule")
@@ -185,7 +188,8 @@ def run_sequential(
     sizes = look_sizes(config, rule.every)
     looks: list[Look] = []
     for size in [s for s in sizes if s >= done] or sizes[-1:]:
-        run_tournament(config.model_copy(update={"games": size}), db, concurrency, console)
+        sized = config.model_copy(update={"games": size})
+        run_tournament(sized, db, concurrency, console, replay_from)
         seen = look(iter_rows(db, tournament=config.name), rule, size)
         looks.append(seen)
         if console is not None:

@@ -11,7 +11,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel
 
-from autowerewolf.backends.answer_format import ANSWER_NOTES
+from autowerewolf.backends.answer_format import ANSWER_NOTES, ANSWER_TIMEOUTS
 from autowerewolf.backends.call_error import ModelCallError
 from autowerewolf.backends.gate import ModelUnavailable
 from autowerewolf.backends.redact import redact_secrets
@@ -44,6 +44,7 @@ class CallOutcome:
     thinking: str = ""
     # The backend's notes on the answer (a text cut to its bound, the format stepped down).
     notes: tuple[str, ...] = ()
+    timeouts: int = 0  # attempts that timed out before this answer came
 
 
 def thinking_of(message: BaseMessage) -> str:
@@ -91,6 +92,9 @@ def _outcome(result: Any) -> CallOutcome:
         notes=tuple(raw_message.additional_kwargs.get(ANSWER_NOTES) or ())
         if isinstance(raw_message, BaseMessage)
         else (),
+        timeouts=int(raw_message.additional_kwargs.get(ANSWER_TIMEOUTS) or 0)
+        if isinstance(raw_message, BaseMessage)
+        else 0,
     )
 
 
@@ -147,6 +151,7 @@ class Exchange:
     thinking: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     retries: int = 0
+    timeouts: int = 0
     tokens_in: int = 0
     tokens_out: int = 0
     cached_tokens: int = 0
@@ -163,6 +168,7 @@ class Exchange:
             thinking=[*self.thinking, *second.thinking],
             errors=[*self.errors, note, *second.errors],
             retries=self.retries + second.retries,  # re-prompts after invalid answers
+            timeouts=self.timeouts + second.timeouts,
             tokens_in=self.tokens_in + second.tokens_in,
             tokens_out=self.tokens_out + second.tokens_out,
             cached_tokens=self.cached_tokens + second.cached_tokens,
@@ -175,6 +181,7 @@ class Exchange:
             "raw": "\n---\n".join(r[:RAW_KEEP_CHARS] for r in self.raws if r) or None,
             "thinking": "\n---\n".join(t[:THINKING_KEEP_CHARS] for t in self.thinking if t) or None,
             "retries": self.retries,
+            "timeouts": self.timeouts,
             "error": "; ".join(self.errors) or None,
             "tokens_in": self.tokens_in,
             "tokens_out": self.tokens_out,

@@ -122,6 +122,7 @@ class LLMPlayer:
         for attempt in range(2):
             outcome = yield schema, messages
             exchange.tokens_in += outcome.tokens_in
+            exchange.timeouts += outcome.timeouts
             exchange.tokens_out += outcome.tokens_out
             exchange.cached_tokens += outcome.cached_tokens
             exchange.raws.append(outcome.raw)
