@@ -10,7 +10,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from autowerewolf.rules.config import GameSetup
 from autowerewolf.storage.async_savers import async_saver
 from autowerewolf.storage.stores import open_store
 from autowerewolf.storage.target import database
+from tests.fakes.http import completion, send_json, serving
 from tests.fixed import HEX_SECRET
 
 RATE_PER_S = 10
@@ -65,36 +66,16 @@ def rate_limited_server(seen: RateLimited) -> Iterator[str]:
         def do_POST(self) -> None:
             request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             if not seen.admit():
-                self._send(429, b'{"error": {"message": "rate limited"}}', "0.3")
+                refused = b'{"error": {"message": "rate limited"}}'
+                send_json(self, refused, 429, Retry_After="0.3")
                 return
             time.sleep(SERVER_LATENCY_S)
             schema = request.get("response_format", {}).get("json_schema", {}).get("schema", {})
             content = json.dumps(fill(schema, random.Random(0)))
-            body = {
-                "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                             "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-            }  # fmt: skip
-            self._send(200, json.dumps(body).encode())
+            send_json(self, completion({"role": "assistant", "content": content}))
 
-        def _send(self, status: int, body: bytes, retry_after: str | None = None) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            if retry_after is not None:
-                self.send_header("Retry-After", retry_after)
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(Handler) as url:
+        yield url
 
 
 @pytest.mark.long  # about 20-30 s: a batch against a throttled server

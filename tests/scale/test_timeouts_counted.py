@@ -9,8 +9,8 @@ import random
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import contextmanager, suppress
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from autowerewolf.evaluation.tournament.config import TournamentConfig
 from autowerewolf.evaluation.tournament.play import run_tournament
 from autowerewolf.evaluation.tournament.results import iter_rows
 from autowerewolf.runner import Games
+from tests.fakes.http import completion, send_json, serving
 from tests.fixed import HEX_SECRET
 
 TIMEOUT_S = 0.3
@@ -55,30 +56,11 @@ def slow_now_and_then(seen: Late) -> Iterator[str]:
                 time.sleep(TIMEOUT_S * 3)
             schema = request.get("response_format", {}).get("json_schema", {}).get("schema", {})
             content = json.dumps(fill(schema, random.Random(seen.calls)))
-            body = {
-                "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                             "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-            }  # fmt: skip
-            data = json.dumps(body).encode()
-            try:
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except OSError:
-                pass  # the client gave up on a late answer
+            with suppress(OSError):  # the client gave up on a late answer
+                send_json(self, completion({"role": "assistant", "content": content}))
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(Handler) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

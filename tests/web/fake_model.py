@@ -10,11 +10,12 @@ import random
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
 
 from autowerewolf.backends.simulated import fill
 from autowerewolf.prompts.question import IDENTITY_LINE
+from tests.fakes.http import completion, send_json, serving
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -32,7 +33,7 @@ class _Handler(BaseHTTPRequestHandler):
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         if self.path.startswith("/slots/"):  # llama-server's slot save and restore
             self.slots.append((self.path, request.get("filename")))
-            self._reply(b'{"ok": true}')
+            send_json(self, b'{"ok": true}')
             return
         prompt = "\n".join(str(m.get("content", "")) for m in request["messages"])
         # A request without a schema (the embedded server's slot priming) gets "{}".
@@ -51,34 +52,9 @@ class _Handler(BaseHTTPRequestHandler):
         message: dict[str, Any] = {"role": "assistant", "content": content}
         if self.thinks:
             message["reasoning_content"] = f"SECRET-THINKING-{seat or 'P00'}-{number}"
-        body = json.dumps(
-            {
-                "id": f"chatcmpl-{number}",
-                "object": "chat.completion",
-                "created": 0,
-                "model": request.get("model", "fake"),
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": message,
-                        "finish_reason": "stop",
-                    }
-                ],
-                "usage": {
-                    "prompt_tokens": len(prompt) // 4,
-                    "completion_tokens": len(content) // 4,
-                    "total_tokens": len(prompt) // 4 + len(content) // 4,
-                },
-            }
-        ).encode()
-        self._reply(body)
-
-    def _reply(self, body: bytes) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        model = request.get("model", "fake")
+        tokens = (len(prompt) // 4, len(content) // 4)
+        send_json(self, completion(message, model, number, tokens))
 
 
 @contextmanager
@@ -90,11 +66,5 @@ def fake_model_server(
     handler = type(
         "Handler", (_Handler,), {"thinks": thinks, "slots": [] if slots is None else slots}
     )
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(handler) as url:
+        yield url

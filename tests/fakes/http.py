@@ -1,0 +1,55 @@
+"""Local HTTP fakes: a handler class served on 127.0.0.1, its JSON answers, and the body of
+an OpenAI-compatible chat completion."""
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@contextmanager
+def serving(handler: type[BaseHTTPRequestHandler], path: str = "/v1") -> Iterator[str]:
+    """The server's base URL (`http://127.0.0.1:PORT` + `path`) while it runs."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{path}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def send_json(
+    handler: BaseHTTPRequestHandler, body: bytes, status: int = 200, **headers: str
+) -> None:
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    for name, value in headers.items():
+        handler.send_header(name.replace("_", "-"), value)
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def completion(
+    message: dict[str, Any], model: str = "m", number: int = 1, tokens: tuple[int, int] = (1, 1)
+) -> bytes:
+    """A chat completion answering `message` (its role and content, and any extra fields)."""
+    prompt_tokens, completion_tokens = tokens
+    return json.dumps(
+        {
+            "id": f"chatcmpl-{number}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+    ).encode()
