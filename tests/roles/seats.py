@@ -3,16 +3,18 @@ report, a human seat answered by `resume`, an LLM seat on the fake server, a scr
 PettingZoo environment."""
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import yaml
 from langchain_core.messages import BaseMessage
 
 from autowerewolf.env import raw_env
 from autowerewolf.rules.config import make_config
 from autowerewolf.rules.engine import new_game
-from autowerewolf.rules.events import Event
+from autowerewolf.rules.events import Event, EventKind
+from autowerewolf.rules.random_play import play_random_game
 from autowerewolf.rules.roles import Role
 from autowerewolf.runner import GameRecord, Games
 from tests.fakes.chat import legal_json
@@ -34,6 +36,43 @@ def load(db: Path, game_id: str) -> GameRecord:
         return games.load(game_id)
     finally:
         games.close()
+
+
+def random_powers(board: str, kind: EventKind, seeds: int) -> list[Event]:
+    """The `kind` events of random games of `board` (seeds 0 to `seeds` - 1), each played to
+    its end."""
+    found = []
+    for seed in range(seeds):
+        state, events = play_random_game(make_config(board, seed=seed))
+        assert state.is_over
+        found += [e for e in events if e.kind is kind]
+    return found
+
+
+def heuristic_powers(
+    records: list[GameRecord], kind: EventKind
+) -> Iterator[tuple[GameRecord, Event, list[Event]]]:
+    """Each `kind` event a heuristic seat caused, with its game and the speeches before it."""
+    for record in records:
+        assert record.game.is_over
+        kinds = {r.seat: r.player for r in record.records}
+        for i, e in enumerate(record.events):
+            if e.kind is kind and kinds.get(e.actor or "") == "heuristic":
+                said = [s for s in record.events[:i] if s.kind is EventKind.SPEECH]
+                yield record, e, said
+
+
+def scripted_game(board: str, deal: list[str], decisions: dict[str, Any], tmp: Path) -> GameRecord:
+    """The game `play --script` plays from a seed-5 script of `deal` and `decisions`."""
+    path = tmp / "script.yaml"
+    script = {"board": board, "seed": 5, "deal": deal, "decisions": decisions}
+    path.write_text(yaml.safe_dump(script))
+    db = tmp / "s.db"
+    played = cli("play", "--script", path, "--game-id", "s", "--db", db)
+    assert played.exit_code == 0, played.stderr
+    record = load(db, "s")
+    assert record.game.is_over
+    return record
 
 
 def batch_export_report(board: str, players: str, games: int, tmp: Path) -> list[GameRecord]:

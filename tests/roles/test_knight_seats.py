@@ -6,8 +6,6 @@ and report of the games."""
 import re
 from pathlib import Path
 
-import yaml
-
 from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.config import make_config
 from autowerewolf.rules.events import EventKind
@@ -16,15 +14,16 @@ from autowerewolf.rules.roles import Role
 from autowerewolf.rules.views import seat_view
 from tests.fakes.chat import FakeChatModel
 from tests.fixed import HEX_SECRET
-from tests.graph.graph_helpers import cli
 from tests.players.test_llm_player import play_llm_game
 from tests.roles.seats import (
     batch_export_report,
     env_game,
+    heuristic_powers,
     human_game,
     llm_preferring,
-    load,
     preferring,
+    random_powers,
+    scripted_game,
     seat_of_role,
 )
 
@@ -34,36 +33,20 @@ NAMED_WOLF = re.compile(r"\b(P\d\d) is a wolf", re.I)  # a claim may name severa
 
 
 def test_random_games_end_and_some_knight_duels() -> None:
-    duels = []
-    for seed in range(10):
-        state, events = play_random_game(make_config(BOARD, seed=seed))
-        assert state.is_over
-        duels += [e for e in events if e.kind is EventKind.DUEL]
+    duels = random_powers(BOARD, EventKind.DUEL, 10)
     assert {d.value for d in duels} == {"wolf", "good"}
 
 
 def test_heuristic_knight_duels_the_wolf_a_lone_seer_claimant_named(tmp_path: Path) -> None:
     records = batch_export_report(BOARD, "heuristic", 8, tmp_path)
     duels = 0
-    for record in records:
-        assert record.game.is_over
-        kinds = {r.seat: r.player for r in record.records}
-        for i, e in enumerate(record.events):
-            if e.kind is not EventKind.DUEL or kinds.get(e.actor or "") != "heuristic":
-                continue
-            duels += 1
-            claims = {
-                s.actor
-                for s in record.events[:i]
-                if s.kind is EventKind.SPEECH and SEER_NAMES_A_WOLF.search(s.text or "")
-            }
-            named = {
-                seat
-                for s in record.events[:i]
-                if s.kind is EventKind.SPEECH and s.actor in claims
-                for seat in NAMED_WOLF.findall(s.text or "")
-            }
-            assert len(claims) == 1 and e.target in named, (record.game_id, e)
+    for record, e, said in heuristic_powers(records, EventKind.DUEL):
+        duels += 1
+        claims = {s.actor for s in said if SEER_NAMES_A_WOLF.search(s.text or "")}
+        named = {
+            seat for s in said if s.actor in claims for seat in NAMED_WOLF.findall(s.text or "")
+        }
+        assert len(claims) == 1 and e.target in named, (record.game_id, e)
     assert duels > 0
 
 
@@ -82,26 +65,15 @@ def test_llm_knight_reads_the_duel_and_duels(tmp_path: Path) -> None:
 def test_a_script_duels(tmp_path: Path) -> None:
     deal = ["werewolf"] * 4 + ["villager"] * 4 + ["seer", "witch", "hunter", "knight"]
     everyone = [f"P{n:02d}" for n in range(1, 13)]
-    script = {
-        "board": BOARD,
-        "seed": 5,
-        "deal": deal,
-        "decisions": {
-            **{f"n1:wolves:P0{n}": "P05" for n in range(1, 5)},
-            "n1:witch_cure": "none",
-            "n1:witch_poison": "none",
-            "d1:election_signup:r1": dict.fromkeys(everyone, "pass"),
-            "d1:discussion:P12": "duel",
-            "d1:duel:P12": "P03",
-        },
+    decisions = {
+        **{f"n1:wolves:P0{n}": "P05" for n in range(1, 5)},
+        "n1:witch_cure": "none",
+        "n1:witch_poison": "none",
+        "d1:election_signup:r1": dict.fromkeys(everyone, "pass"),
+        "d1:discussion:P12": "duel",
+        "d1:duel:P12": "P03",
     }
-    path = tmp_path / "duel.yaml"
-    path.write_text(yaml.safe_dump(script))
-    db = tmp_path / "s.db"
-    played = cli("play", "--script", path, "--game-id", "s", "--db", db)
-    assert played.exit_code == 0, played.stderr
-    record = load(db, "s")
-    assert record.game.is_over
+    record = scripted_game(BOARD, deal, decisions, tmp_path)
     (duel,) = [e for e in record.events if e.kind is EventKind.DUEL]
     assert (duel.day, duel.actor, duel.target, duel.value) == (1, "P12", "P03", "wolf")
 

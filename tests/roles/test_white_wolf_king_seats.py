@@ -6,25 +6,22 @@ the export and report of the games."""
 
 from pathlib import Path
 
-import yaml
-
 from autowerewolf.prompts.table_rules import system_prompt
-from autowerewolf.rules.config import make_config
 from autowerewolf.rules.events import EventKind
-from autowerewolf.rules.random_play import play_random_game
 from autowerewolf.rules.roles import Role
 from autowerewolf.rules.views import seat_view
 from tests.fakes.chat import FakeChatModel
 from tests.fixed import HEX_SECRET
-from tests.graph.graph_helpers import cli
 from tests.players.test_llm_player import play_llm_game
 from tests.roles.seats import (
     batch_export_report,
     env_game,
+    heuristic_powers,
     human_game,
     llm_preferring,
-    load,
     preferring,
+    random_powers,
+    scripted_game,
     seat_of_role,
 )
 
@@ -32,30 +29,16 @@ BOARD = "12-W"
 
 
 def test_random_games_end_and_some_king_takes_a_player() -> None:
-    takes = []
-    for seed in range(30):
-        state, events = play_random_game(make_config(BOARD, seed=seed))
-        assert state.is_over
-        takes += [e for e in events if e.kind is EventKind.WOLF_KING_TAKE]
-    assert takes
+    assert random_powers(BOARD, EventKind.WOLF_KING_TAKE, 30)
 
 
 def test_heuristic_king_takes_the_lone_seer_claimant(tmp_path: Path) -> None:
     records = batch_export_report(BOARD, "heuristic", 12, tmp_path)
     takes = 0
-    for record in records:
-        assert record.game.is_over
-        kinds = {r.seat: r.player for r in record.records}
-        for i, e in enumerate(record.events):
-            if e.kind is not EventKind.WOLF_KING_TAKE or kinds.get(e.actor or "") != "heuristic":
-                continue
-            takes += 1
-            claimants = {
-                s.actor
-                for s in record.events[:i]
-                if s.kind is EventKind.SPEECH and "I am the seer" in (s.text or "")
-            }
-            assert claimants == {e.target}, (record.game_id, e)
+    for record, e, said in heuristic_powers(records, EventKind.WOLF_KING_TAKE):
+        takes += 1
+        claimants = {s.actor for s in said if "I am the seer" in (s.text or "")}
+        assert claimants == {e.target}, (record.game_id, e)
     assert takes > 0
 
 
@@ -74,22 +57,11 @@ def test_a_script_explodes_the_king_taking_the_seer(tmp_path: Path) -> None:
     deal = ["white_wolf_king"] + ["werewolf"] * 3 + ["villager"] * 4
     deal += ["seer", "witch", "hunter", "guard"]
     everyone = [f"P{n:02d}" for n in range(1, 13)]
-    script = {
-        "board": BOARD,
-        "seed": 5,
-        "deal": deal,
-        "decisions": {
-            "d1:election_signup:r1": {**dict.fromkeys(everyone, "pass"), "P01": "explode"},
-            "d1:wolf_king_take:P01": "P09",
-        },
+    decisions = {
+        "d1:election_signup:r1": {**dict.fromkeys(everyone, "pass"), "P01": "explode"},
+        "d1:wolf_king_take:P01": "P09",
     }
-    path = tmp_path / "king.yaml"
-    path.write_text(yaml.safe_dump(script))
-    db = tmp_path / "s.db"
-    played = cli("play", "--script", path, "--game-id", "s", "--db", db)
-    assert played.exit_code == 0, played.stderr
-    record = load(db, "s")
-    assert record.game.is_over
+    record = scripted_game(BOARD, deal, decisions, tmp_path)
     (take,) = [e for e in record.events if e.kind is EventKind.WOLF_KING_TAKE]
     assert (take.day, take.actor, take.target) == (1, "P01", "P09")
 
