@@ -122,6 +122,14 @@ def click_to_question_s(browser: Any, server: Server, seed: int) -> list[float]:
     return took
 
 
+def chromium_or_exit() -> str:
+    """The headless browser's executable; a one-line error where it is not installed."""
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        sys.exit("error: chromium is not installed (apt-get install -y chromium)")
+    return executable
+
+
 def first_render_ms(browser: Any, server: Server, game: str) -> float:
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
@@ -144,9 +152,7 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    executable = shutil.which("chromium") or shutil.which("chromium-browser")
-    if executable is None:
-        sys.exit("error: chromium is not installed (apt-get install -y chromium)")
+    executable = chromium_or_exit()
     with (
         tempfile.TemporaryDirectory() as tmp,
         fake_model_server() as model_url,

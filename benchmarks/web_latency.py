@@ -11,7 +11,6 @@ Needs the dev extra (Playwright) and Debian's `chromium`.
 """
 
 import argparse
-import shutil
 import statistics
 import sys
 import tempfile
@@ -20,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.web_app import NEXT_QUESTION, percentile
+from benchmarks.web_app import NEXT_QUESTION, chromium_or_exit, percentile
 from tests.fixed import HEX_SECRET
 from tests.web.browser import open_tab
 from tests.web.conftest import CHROMIUM_ARGS, Server, running_server
@@ -79,9 +78,7 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    executable = shutil.which("chromium") or shutil.which("chromium-browser")
-    if executable is None:
-        sys.exit("error: chromium is not installed (apt-get install -y chromium)")
+    executable = chromium_or_exit()
     if args.screens is not None:
         args.screens.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
