@@ -6,11 +6,10 @@ deadline as its latency and the seat's fallback answers."""
 
 import json
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from autowerewolf.players.external import ExternalAgent
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.table import Table
+from tests.fakes.http import serving
 from tests.fixed import HEX_SECRET
 from tests.graph.graph_helpers import cli
 from tests.players.test_external_agents import external_records
@@ -140,13 +140,8 @@ def trickling_server(seconds: float) -> Iterator[str]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/agent"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(Handler, "/agent") as url:
+        yield url
 
 
 def test_an_http_agent_trickling_its_answer_is_cut_at_the_deadline() -> None:
