@@ -12,7 +12,7 @@ from autowerewolf.evaluation.ratings.outcomes import TIE_LOGITS
 from autowerewolf.evaluation.report.cells import CELL_COLUMNS, SMALL_MARK
 from autowerewolf.evaluation.report.files import RATING_CHANCE
 from autowerewolf.evaluation.report.metrics import KPI_NAMES, PER_DECISION, PER_GAME
-from autowerewolf.evaluation.report.tables import HEAD_TO_HEAD_NOTE
+from autowerewolf.evaluation.report.rating_tables import HEAD_TO_HEAD_NOTE
 
 # docs/blunders.md's table: the blunder / its opportunities.
 BLUNDERS = {
