@@ -14,12 +14,13 @@ from typer.testing import CliRunner
 from autowerewolf.cli import app
 from autowerewolf.graph.context import GameContext
 from autowerewolf.players.seating import Seating
+from autowerewolf.rules.config import BOARDS as RULE_BOARDS
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.runner import GameRecord, Games
 from tests.fixed import SECRET
 
-BOARDS = ("12-A", "12-B", "9-standard", "8-arena", "kaggle")
+BOARDS = tuple(RULE_BOARDS)  # every preset, in the registry's order
 REPO = Path(__file__).resolve().parents[2]
 
 _runner = CliRunner()
