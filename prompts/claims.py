@@ -221,6 +221,16 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Nothing solid so far; I want to hear more before I vote.",
         "Too early for me to call anyone. I'm listening.",
     ),
+    "whisper_seer": (
+        "{seat} claims the seer: take them tonight.",
+        "Kill {seat} tonight, before their checks find us.",
+        "{seat} says they are the seer. They go first.",
+    ),
+    "whisper_target": (
+        "Let's take {seat} tonight.",
+        "{seat} tonight; one fewer voice against us.",
+        "I say {seat}. Then we keep quiet tomorrow.",
+    ),
     "no_read_last": (
         "I leave without a firm read; watch the votes.",
         "I have nothing solid to leave you. Listen closely to the others.",

@@ -271,7 +271,19 @@ RULES: dict[str, Callable[[Situation], str]] = {
     PRE_VOTE: _exile_vote,  # a synthetic vote is the vote the seat would cast now
     SPEECH_VOTES: _exile_vote,
 }
-_TEXTS: dict[str, str] = {Step.WOLVES: "Take the claimed seer first."}
+
+
+def _whisper(s: Situation, target: str) -> str:
+    """The pack's whisper says whom the seat names tonight and why: a Seer claimant, or an
+    outsider; nothing when it passes."""
+    if target not in s.options or target == Option.NONE:
+        return ""
+    kind = "whisper_seer" if target in s.beliefs.seer_claims else "whisper_target"
+    return say(kind, s.request.seed, s.request.key, seat=target)
+
+
+# The words a rule's answer carries beside its option (its step takes text).
+_TEXTS: dict[str, Callable[[Situation, str], str]] = {Step.WOLVES: _whisper}
 
 
 def _seer_lines(s: Situation) -> list[str]:
@@ -366,7 +378,9 @@ class HeuristicPlayer(DecidesAtOnce):
             return Answer(action, plain_record(request, self.kind, action, data=data))
         rule = RULES.get(request.step)
         if rule is not None:
-            action = Action(option=rule(situation), text=_TEXTS.get(request.step, ""))
+            option = rule(situation)
+            words = _TEXTS.get(request.step)
+            action = Action(option=option, text=words(situation, option) if words else "")
         elif takes_text(request.step) == "speech":
             action = Action(option=_speak(situation), text=speech(situation))
         else:

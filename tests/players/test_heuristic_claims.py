@@ -215,3 +215,25 @@ def test_heuristic_speech_reads_back_true_to_its_side(board: str, seed: int) -> 
             assert role is Role.SEER, record
             assert heard.checks and all(on_wolf_side(roles[s]) is (c is Camp.WOLF)
                                         for s, c in heard.checks), record  # fmt: skip
+
+
+WHISPERS = ("whisper_seer", "whisper_target")
+
+
+def test_a_heuristic_wolfs_whisper_names_its_kill_in_varied_words() -> None:
+    """The pack's whisper says whom the wolf names tonight (the Seer claimant when there is
+    one), phrased from the seed; a wolf that passes says nothing."""
+    whispers = []
+    for board, seed in [("12-A", 1), ("12-A", 2), ("9-standard", 3), ("8-arena", 4)]:
+        _, records = play(board, seed)
+        for record in records:
+            if record.step != Step.WOLVES:
+                continue
+            if record.option == Option.NONE.value:
+                assert record.text == "", record
+                continue
+            assert record.option in record.text, record
+            said = {p.format(seat=record.option) for k in WHISPERS for p in PHRASES[k]}
+            assert record.text in said, record
+            whispers.append(record.text.replace(record.option, "{seat}"))
+    assert len(set(whispers)) >= 3
