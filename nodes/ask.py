@@ -35,9 +35,11 @@ def players_of(context: GameContext, moment: Moment) -> PlayerOf:
     return lambda request: context.player(moment.game_id, moment.seating, request.view)
 
 
-def _answered(seats: Asking) -> tuple[dict[str, Action], list[DecisionRecord]]:
+def _answered(
+    seats: Asking, deadline_s: float | None
+) -> tuple[dict[str, Action], list[DecisionRecord]]:
     if seats.humans:
-        seats.answers.update(ask_humans(seats.human_requests()))
+        seats.answers.update(ask_humans(seats.human_requests(), deadline_s))
     return seats.result()
 
 
@@ -49,7 +51,7 @@ async def ask(
     seats = asking(moment, decision)
     requests = seats.machine_requests()
     seats.answers.update(await adecide_each(players_of(context, moment), requests))
-    return _answered(seats)
+    return _answered(seats, moment.seating.human_deadline_s)
 
 
 # --- human seats ------------------------------------------------------------------------
@@ -75,14 +77,19 @@ def human_prompt(request: DecisionRequest) -> dict[str, Any]:
     }
 
 
-def ask_humans(requests: Mapping[str, DecisionRequest]) -> dict[str, Answer]:
-    """One interrupt for all human seats of a decision; asks again, with the errors, if needed."""
+def ask_humans(
+    requests: Mapping[str, DecisionRequest], deadline_s: float | None = None
+) -> dict[str, Answer]:
+    """One interrupt for all human seats of a decision; asks again, with the errors, if needed.
+    `deadline_s`: each seat's time to answer, which whoever serves the question keeps."""
     first = next(iter(requests.values()))
     payload: dict[str, Any] = {
         "key": first.key,
         "step": first.step,
         "seats": {s: human_prompt(r) for s, r in requests.items()},
     }
+    if deadline_s is not None:
+        payload["deadline_s"] = deadline_s
     while True:
         reply = interrupt(payload)
         errors: dict[str, str] = {}

@@ -17,7 +17,7 @@ from functools import cached_property
 from autowerewolf.players.base import Answer, DecisionRequest, Player, decide_async, plain_record
 from autowerewolf.players.records import DecisionRecord, Purpose
 from autowerewolf.players.seating import Seating
-from autowerewolf.players.simple import scripted_action
+from autowerewolf.players.simple import random_answer, scripted_action
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Action, PendingDecision
 from autowerewolf.rules.engine import Answerer
 from autowerewolf.rules.events import Event
@@ -172,10 +172,19 @@ def human_action(options: Sequence[str], raw: object) -> Action:
 
 def human_answer(request: DecisionRequest, raw: object) -> Answer:
     """A human seat's answer to `request`, recorded with the time it took if the client
-    said (`answer_s`); ValueError as `human_action`."""
+    said (`answer_s`); ValueError as `human_action`. `{"timed_out": true}` (the seat's
+    deadline passed, `answer_s` its length): the seat's seeded fallback, recorded so."""
+    answered_in = raw.get("answer_s") if isinstance(raw, dict) else None
+    took = float(answered_in) if isinstance(answered_in, int | float) else None
+    took = took if took is not None and 0 <= took < 10**6 else None
+    if isinstance(raw, dict) and raw.get("timed_out") is True:
+        action = random_answer(request)
+        error = f"no answer within {took:g} s" if took is not None else "no answer in time"
+        record = plain_record(request, "human", action, valid=False, fallback=True,
+                              timeouts=1, error=error, latency_s=took or 0.0)  # fmt: skip
+        return Answer(action, record)
     action = human_action(request.options, raw)
     record = plain_record(request, "human", action)
-    answered_in = raw.get("answer_s") if isinstance(raw, dict) else None
-    if isinstance(answered_in, int | float) and 0 <= answered_in < 10**6:
-        record = record.model_copy(update={"latency_s": float(answered_in)})
+    if took is not None:
+        record = record.model_copy(update={"latency_s": took})
     return Answer(action, record)

@@ -27,6 +27,13 @@ class Seating(BaseModel):
         description="Root of the players' own seeds (random and fallback choices); defaults to "
         "the game seed. Each seat draws from a seed derived from it, never from it directly.",
     )
+    human_deadline_s: float | None = Field(
+        None,
+        ge=1,
+        le=86_400,
+        description="A human seat's time for each question, in seconds (the web app keeps it): "
+        "then the seat's seeded fallback answers, recorded as a timeout. None: no limit.",
+    )
     decisions: dict[str, ScriptEntry] = Field(
         {}, description="Scripted answers by decision key (scripted seats only)."
     )

@@ -40,6 +40,7 @@ from autowerewolf.web.settings import is_exposed
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
+DEADLINE_CHECK_S = 1.0  # how often the human seats' deadlines are checked
 
 
 def route_table(routes: list[BaseRoute], prefix: str = "") -> list[dict[str, Any]]:
@@ -83,11 +84,21 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         for game_id in await server_games.waiting_unheard(ids, runtime.reader):
             await server_games.resume(game_id)
 
-    task = asyncio.create_task(adopt())
+    async def keep_deadlines() -> None:
+        # A human seat's deadline passes whether or not anyone is looking (humans.py).
+        while True:
+            await asyncio.sleep(DEADLINE_CHECK_S)
+            try:
+                await runtime.box.expire_overdue(await server_games.waiting_for_humans())
+            except Exception:
+                log.exception("checking the human seats' deadlines failed; checking again")
+
+    tasks = [asyncio.create_task(adopt()), asyncio.create_task(keep_deadlines())]
     try:
         yield
     finally:
-        task.cancel()
+        for task in tasks:
+            task.cancel()
         runtime.close()
 
 

@@ -7,6 +7,11 @@ answer (the second is refused or lost under every LangGraph multitask strategy).
 answers wait here, keyed by the interrupt, until the last asked seat has answered. They
 are kept in memory: after a server restart the decision is still pending and the seats
 answer again.
+
+A question asked with a deadline (`Seating.human_deadline_s`, the interrupt's `deadline_s`)
+counts from when the server first sees it waiting, whether or not the seat's page is open:
+`expire_overdue` answers for every seat still silent at its end, with the seat's seeded
+fallback, recorded as a timeout (players/asker.py `human_answer`).
 """
 
 import asyncio
@@ -37,6 +42,7 @@ class AnswerBox:
         self._locks: dict[str, asyncio.Lock] = {}
         self._collected: dict[str, _Collected] = {}
         self._shown: dict[tuple[str, str, str], float] = {}  # when a seat first saw a question
+        self._asked: dict[tuple[str, str], float] = {}  # when a deadline's clock started
 
     def shown(self, game_id: str, interrupt_id: str, seat: str) -> None:
         """The seat's page has the question: its answer time counts from now."""
@@ -64,15 +70,49 @@ class AnswerBox:
             shown = self._shown.pop((game_id, pending["id"], seat), None)
             if shown is not None:
                 answer["answer_s"] = round(time.monotonic() - shown, 3)
-            collected = self._collected.get(game_id)
-            if collected is None or collected.interrupt_id != pending["id"]:
-                collected = self._collected[game_id] = _Collected(pending["id"])
-            collected.answers[seat] = answer
-            if set(asked) - set(collected.answers):
-                return {"accepted": True, "resumed": False}
-            await server_games.resume(game_id, collected.answers)
-            del self._collected[game_id]
-            return {"accepted": True, "resumed": True}
+            resumed = await self._collect(game_id, pending, {seat: answer})
+            return {"accepted": True, "resumed": resumed}
+
+    async def _collect(
+        self, game_id: str, pending: dict[str, Any], answers: dict[str, dict[str, Any]]
+    ) -> bool:
+        """Keep `answers` to the pending interrupt; resume once every asked seat answered."""
+        collected = self._collected.get(game_id)
+        if collected is None or collected.interrupt_id != pending["id"]:
+            collected = self._collected[game_id] = _Collected(pending["id"])
+        collected.answers.update(answers)
+        if set(pending["value"]["seats"]) - set(collected.answers):
+            return False
+        await server_games.resume(game_id, collected.answers)
+        del self._collected[game_id]
+        self._asked.pop((game_id, pending["id"]), None)
+        return True
+
+    async def expire_overdue(self, waiting: dict[str, dict[str, Any]]) -> list[str]:
+        """Answer, for every seat still silent, the questions of `waiting` (a game's pending
+        interrupt by game id) whose deadline has passed; the games resumed."""
+        now, resumed = time.monotonic(), []
+        for game_id, pending in waiting.items():
+            deadline_s = pending["value"].get("deadline_s")
+            if not isinstance(deadline_s, int | float):
+                continue
+            started = self._asked.setdefault((game_id, pending["id"]), now)
+            if now - started < deadline_s:
+                continue
+            async with self._locks.setdefault(game_id, asyncio.Lock()):
+                if await server_games.pending_interrupt(game_id) != pending:
+                    continue  # answered or moved on meanwhile
+                collected = self._collected.get(game_id)
+                done = (
+                    collected.answers
+                    if collected and collected.interrupt_id == pending["id"]
+                    else {}
+                )
+                late = {"timed_out": True, "answer_s": float(deadline_s)}
+                silent = {s: dict(late) for s in pending["value"]["seats"] if s not in done}
+                if await self._collect(game_id, pending, silent):
+                    resumed.append(game_id)
+        return resumed
 
 
 def answered_key(body: object) -> str:

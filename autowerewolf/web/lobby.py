@@ -2,10 +2,12 @@
 
 The form is JSON: `{"board", "seed", "variants": {flag: value}, "default": kind,
 "seats": {"P03": kind}, "agents": {"seats": {"P03": design}}, "secret": hex, "link_hours":
-hours}` (`agents` chooses LLM seats' agent designs as a game file does, agents across a
-process boundary included: docs/agent-protocol.md). It is validated exactly as the
-command line validates a game (preflight) before anything is created, and LLM seats' models
-are resolved first, so a mistake is one `error:` line and no game. Every lobby game has a
+hours, "human_deadline_s": seconds}` (`agents` chooses LLM seats' agent designs as a game
+file does, agents across a process boundary included: docs/agent-protocol.md;
+`human_deadline_s` is each human seat's time per question, none by default). It is
+validated exactly as the command line validates a game (preflight) before anything is
+created, and LLM seats' models are resolved first, so a mistake is one `error:` line and no
+game. Every lobby game has a
 spectator link, so an empty secret (the deal from the seed alone) is refused, and a seed and
 secret another saved game holds are created with a warning.
 """
@@ -66,7 +68,8 @@ def parse_form(form: object) -> tuple[GameSetup, Seating]:
     """The game a lobby form describes; raises SettingsError with one line."""
     if not isinstance(form, dict):
         raise SettingsError("the game form must be a JSON object")
-    fields = {"board", "seed", "secret", "variants", "default", "seats", "agents", "link_hours"}
+    fields = {"board", "seed", "secret", "variants", "default", "seats", "agents", "link_hours",
+              "human_deadline_s"}  # fmt: skip
     unknown = sorted(set(form) - fields)
     if unknown:
         raise SettingsError(f"unknown field {unknown[0]!r} in the game form")
@@ -96,6 +99,7 @@ def parse_form(form: object) -> tuple[GameSetup, Seating]:
             default=form.get("default", "random"),
             seats=form.get("seats") or {},
             agents=form.get("agents") or {},
+            human_deadline_s=form.get("human_deadline_s"),
         )
     except ValidationError as err:
         raise SettingsError(one_line(err)) from None

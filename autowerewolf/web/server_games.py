@@ -95,6 +95,22 @@ def interrupt_of(thread: Mapping[str, Any]) -> dict[str, Any] | None:
     return interrupts[0] if interrupts else None
 
 
+async def waiting_for_humans() -> dict[str, dict[str, Any]]:
+    """The pending interrupt of every game thread waiting for its human seats."""
+    waiting: dict[str, dict[str, Any]] = {}
+    offset, page = 0, 500
+    while True:
+        threads = await client().threads.search(
+            metadata=GAME_TAG, status="interrupted", limit=page, offset=offset
+        )
+        for thread in threads:
+            if (pending := interrupt_of(thread)) is not None:
+                waiting[str(thread["thread_id"])] = pending
+        if len(threads) < page:
+            return waiting
+        offset += page
+
+
 async def pending_interrupt(game_id: str) -> dict[str, Any] | None:
     if not is_server_game(game_id):
         return None

@@ -28,6 +28,7 @@ function NewGame({ choices, onCreated }) {
   const [board, setBoard] = useState("12-A");
   const [seed, setSeed] = useState("");
   const [linkHours, setLinkHours] = useState(168);
+  const [deadline, setDeadline] = useState("");
   const [secret, setSecret] = useState("");
   const [defaultKind, setDefaultKind] = useState("random");
   const [seats, setSeats] = useState({});
@@ -51,6 +52,7 @@ function NewGame({ choices, onCreated }) {
       const made = await post("/aw/games", {
         board, seed: seed === "" ? null : Number(seed), variants, default: defaultKind, seats: chosen,
         link_hours: Number(linkHours), secret: secret.trim() || null,
+        human_deadline_s: deadline === "" ? null : Number(deadline),
       });
       onCreated(made);
     } catch (e) {
@@ -71,6 +73,9 @@ function NewGame({ choices, onCreated }) {
       <label title="seat and spectator links stop working after this">Links last (hours)
         <input id="link-hours" type="number" min="1" max="2160" value=${linkHours}
           onInput=${(e) => setLinkHours(e.target.value)} /></label>
+      <label title="a human seat that has not answered by then gets a random legal answer, recorded as a timeout">Answer time (s)
+        <input id="human-deadline" type="number" min="1" max="86400" placeholder="no limit" value=${deadline}
+          onInput=${(e) => setDeadline(e.target.value)} /></label>
       <label>Every seat <select id="default-kind" value=${defaultKind}
           onChange=${(e) => setDefaultKind(e.target.value)}>
         ${kinds.map((k) => html`<option value=${k.kind}>${k.label}</option>`)}</select></label>
