@@ -2,6 +2,7 @@
 
 from autowerewolf.cli import (  # noqa: F401  (registers the commands)
     db_cmds,
+    env_cmds,
     eval_cmds,
     play_cmds,
     serve_cmds,
