@@ -6,7 +6,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from autowerewolf.rules.decisions import Option
 from autowerewolf.rules.roles import GODS, Role, on_wolf_side
+from autowerewolf.rules.state import Step
 from autowerewolf.rules.steps import steps_where
 from autowerewolf.rules.views import SeatView
 
@@ -209,3 +211,47 @@ def lists_seats(choices: str) -> bool:
     """Whether a question's choices (choices_text) list seats, each with its labels."""
     listed = choices.removeprefix("Choices: ").split(". Also legal", 1)[0]
     return choices.startswith("Choices: ") and _SEAT_ID.search(listed) is not None
+
+
+# A line for a person on each word an option can be (rules/steps.py `words`), by step where
+# a word means something else there: a human seat's option help (web/humans.py).
+_WORD_HELP: dict[str, str] = {
+    Option.ABSTAIN: "vote for nobody this round",
+    Option.SAVE: "use your cure: tonight's victim lives",
+    Option.RUN: "stand for sheriff: the sheriff's exile vote counts more and the sheriff "
+    "orders the day's speeches",
+    Option.PASS: "do not stand for sheriff",
+    Option.STAY: "stay in the sheriff race",
+    Option.WITHDRAW: "leave the sheriff race for good; you cannot vote in it either",
+    Option.SPEAK: "say your speech (write it in the box)",
+    Option.EXPLODE: "reveal yourself as a wolf: you die at once, the rest of the day is "
+    "cancelled and night falls",
+    Option.DUEL: "duel a player now: if they are a wolf they die and night falls, if not you die",
+    Option.TEAR: "tear up the badge: nobody is sheriff from now on",
+    Option.CLOCKWISE: "speeches go by rising seat numbers from the seat after the sheriff",
+    Option.COUNTERCLOCKWISE: "speeches go by falling seat numbers from the seat before the sheriff",
+    "0": "I would rather listen",
+    "1": "I have general thoughts",
+    "2": "I have something specific",
+    "3": "I have something urgent",
+    "4": "I was addressed and must answer",
+}
+_NONE_HELP: dict[str, str] = {
+    Step.WOLVES: "kill nobody tonight",
+    Step.WITCH_CURE: "keep your cure",
+    Step.WITCH_POISON: "poison nobody tonight",
+    Step.GUARD: "protect nobody tonight",
+    Step.ELECTION_WITHDRAW: "you are not a candidate: go on",
+    Step.HUNTER_SHOT: "shoot nobody",
+    Step.WOLF_KING_TAKE: "take nobody with you",
+}
+
+
+def option_help(step: str, option: str) -> str:
+    """What choosing a word option does, in a line for a person; "" for a seat id.
+    KeyError for a word no line explains (tests walk every step's words)."""
+    if _SEAT_ID.fullmatch(option):
+        return ""
+    if option == Option.NONE:
+        return _NONE_HELP[step]
+    return _WORD_HELP[option]

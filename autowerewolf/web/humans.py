@@ -21,7 +21,7 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 
-from autowerewolf.prompts.choices import option_labels
+from autowerewolf.prompts.choices import option_help, option_labels
 from autowerewolf.prompts.question import attacked_seat, decision_instruction, prompt_key
 from autowerewolf.rules.decisions import MAX_TEXT_CHARS, Option
 from autowerewolf.rules.events import Event
@@ -157,7 +157,10 @@ def decision_json(
         "question": decision_instruction(
             prompt_key(view.step), view.day, attacked_seat(view), view.rules
         ),
-        "options": [{"option": o, "label": labels.get(o, "")} for o in view.options],
+        "options": [
+            {"option": o, "label": labels.get(o, ""), "help": option_help(view.step, o)}
+            for o in view.options
+        ],
         "text": takes_text(view.step),
         "max_text": MAX_TEXT_CHARS,
         "error": error,

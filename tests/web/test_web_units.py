@@ -19,12 +19,17 @@ from autowerewolf.graph.context import GameContext
 from autowerewolf.players.factory import PlayerBuilder, basic_player
 from autowerewolf.players.llm.player import LLMPlayer
 from autowerewolf.players.seating import Seating
-from autowerewolf.rules.config import GameSetup
+from autowerewolf.prompts.choices import option_help
+from autowerewolf.rules.config import GameSetup, make_config
+from autowerewolf.rules.engine import new_game, pending_decision
+from autowerewolf.rules.state import Step
+from autowerewolf.rules.steps import STEPS
 from autowerewolf.runner import Games
 from autowerewolf.web import lobby, server, tokens
 from autowerewolf.web.access import audience_for
 from autowerewolf.web.frames import GOD, PUBLIC, frames, record_detail, visible_records
 from autowerewolf.web.gate import cross_site_refusal, route_class, scrubbed
+from autowerewolf.web.humans import decision_json
 from autowerewolf.web.links import LinkBook
 from autowerewolf.web.reader import GameReader
 from autowerewolf.web.sessions import session_cookies, token_from
@@ -385,3 +390,27 @@ def test_without_the_web_extra_serve_names_it_in_one_line(tmp_path: Path) -> Non
         "error: autowerewolf serve needs the web extra: pip install -e '.[web]'"
     )
     assert not (tmp_path / "g.db").exists()
+
+
+# --- a human seat's options ---------------------------------------------------------------
+
+
+def test_every_word_option_of_every_step_is_explained_to_a_person() -> None:
+    """Each word a step may offer (rules/steps.py) has a line for a person; seats have none."""
+    for step, spec in STEPS.items():
+        for word in spec.words:
+            assert option_help(step, word), (step, word)
+    assert option_help(Step.WOLVES, "P03") == ""
+    with pytest.raises(KeyError):
+        option_help(Step.WOLVES, "no-such-word")
+
+
+def test_a_seats_question_carries_each_options_help() -> None:
+    state, events = new_game(make_config("12-A", seed=1, secret=SECRET))
+    pending = pending_decision(state)
+    assert pending is not None and pending.step == Step.WOLVES
+    asked = decision_json(state, events, pending.seats[0], None)
+    assert asked is not None
+    helps = {o["option"]: o["help"] for o in asked["options"]}
+    assert helps["none"] == option_help(Step.WOLVES, "none")
+    assert all(h == "" for o, h in helps.items() if o != "none")

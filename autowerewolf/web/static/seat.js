@@ -51,10 +51,10 @@ function DecisionForm({ gameId, decision, recent, onAnswered, onPassed }) {
     <${Recent} lines=${recent} />
     <p class="question">${decision.question}</p>
     ${decision.error && html`<p class="error" id="decision-error">error: ${decision.error}</p>`}
-    <div class="options">${decision.options.map((o) => html`<label class="option">
+    <div class="options">${decision.options.map((o) => html`<label class="option" title=${o.help || ""}>
       <input type="radio" name="option" value=${o.option} checked=${option === o.option}
         onChange=${(e) => setOption(e.target.value)} />
-      ${o.option}${o.label ? ` (${o.label})` : ""}</label>`)}</div>
+      ${o.option}${o.label ? ` (${o.label})` : ""}${o.help && html`<span class="hint option-help"> — ${o.help}</span>`}</label>`)}</div>
     ${decision.text && html`<label class="speech">${decision.text === "speech" ? "Your speech" : "Message to your fellow wolves"}
       <span class="hint"> (${text.length} of ${decision.max_text} characters)</span>
       <textarea id="speech" rows="3" value=${text} onInput=${(e) => type(e.target.value)} /></label>`}
