@@ -19,6 +19,8 @@ require("openenv", "openenv", "fastapi", "uvicorn")
 
 import uvicorn  # noqa: E402
 from fastapi import FastAPI  # noqa: E402
+from openenv.core.client_types import StepResult  # noqa: E402
+from openenv.core.env_client import EnvClient  # noqa: E402
 from openenv.core.env_server import (  # noqa: E402
     Action,
     Environment,
@@ -26,6 +28,7 @@ from openenv.core.env_server import (  # noqa: E402
     State,
     create_fastapi_app,
 )
+from openenv.core.env_server.types import EnvironmentMetadata  # noqa: E402
 from pydantic import Field  # noqa: E402
 from starlette.types import ASGIApp, Receive, Scope, Send  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
@@ -154,6 +157,13 @@ class WerewolfEnvironment(Environment):  # type: ignore[misc]
     def state(self) -> WerewolfState:
         return self._state
 
+    def get_metadata(self) -> EnvironmentMetadata:
+        return EnvironmentMetadata(
+            name="autowerewolf",
+            description="One seat of a Werewolf board; built-in players answer the others.",
+            version="0",
+        )
+
     def close(self) -> None:
         if self._aec is not None:
             self._aec.close()
@@ -188,6 +198,26 @@ class WerewolfEnvironment(Environment):  # type: ignore[misc]
             winner=info.get("winner") if done else None,
             win_reason=info.get("win_reason") if done else None,
         )
+
+
+class WerewolfClient(EnvClient):  # type: ignore[misc]
+    """OpenEnv's WebSocket client with this server's models: `step` takes a WerewolfAction,
+    results hold WerewolfObservations and `state()` a WerewolfState (async; `.sync()`)."""
+
+    def _step_payload(self, action: WerewolfAction) -> dict[str, Any]:
+        payload: dict[str, Any] = action.model_dump(exclude={"metadata"})
+        return payload
+
+    def _parse_result(self, payload: dict[str, Any]) -> StepResult:
+        observation = WerewolfObservation(
+            **payload.get("observation", {}),
+            reward=payload.get("reward"),
+            done=payload.get("done", False),
+        )
+        return StepResult(observation=observation, reward=observation.reward, done=observation.done)
+
+    def _parse_state(self, payload: dict[str, Any]) -> WerewolfState:
+        return WerewolfState(**payload)
 
 
 class QuietClose:
@@ -271,6 +301,7 @@ def served(app: FastAPI, host: str = "127.0.0.1", port: int = 0) -> Iterator[str
 
 __all__ = [
     "WerewolfAction",
+    "WerewolfClient",
     "WerewolfEnvironment",
     "WerewolfObservation",
     "WerewolfState",

@@ -78,6 +78,28 @@ def test_a_seat_plays_a_whole_game_through_openenvs_client(url: str) -> None:
 
 
 @openenv
+def test_the_typed_client_carries_the_servers_models(url: str) -> None:
+    from autowerewolf.env.openenv_server import (
+        WerewolfAction,
+        WerewolfClient,
+        WerewolfObservation,
+        WerewolfState,
+    )
+
+    with WerewolfClient(base_url=url).sync() as session:
+        result = session.reset(seed=9, seat="role:witch")
+        steps = 0
+        while not result.done:
+            assert isinstance(result.observation, WerewolfObservation)
+            index = result.observation.action_mask.index(1)
+            result = session.step(WerewolfAction(option=index))
+            steps += 1
+        state = session.state()
+        assert isinstance(state, WerewolfState) and state.done and state.step_count == steps
+        assert result.reward == state.total_reward and result.observation.winner is not None
+
+
+@openenv
 def test_two_sessions_play_their_own_games(url: str) -> None:
     with client(url) as a, client(url) as b:
         first_a = a.reset(seed=7)
