@@ -13,9 +13,11 @@ The raw thread state, history and streams hold every seat's role and private res
 seat and spectator tokens are refused there; they reach a game only through the app's
 routes (app.py), which serve per-seat views. A resource or action without a handler would
 be allowed, so one global handler denies by default. Deleting a thread is refused to
-everyone: it would delete the game's checkpoints from the game database.
+everyone: it would delete the game's checkpoints from the game database; so is updating
+the state of a thread that holds a game (a fork is a thread of its own).
 """
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -51,6 +53,28 @@ async def authenticate(headers: dict[bytes, bytes], path: str) -> Mapping[str, A
 @auth.on.threads.delete
 async def no_thread_deletion(ctx: Auth.types.AuthContext, value: Auth.types.ThreadsDelete) -> bool:
     return False
+
+
+@auth.on.threads.update
+async def no_rewrite_of_a_game(
+    ctx: Auth.types.AuthContext, value: Auth.types.ThreadsUpdate
+) -> bool:
+    """A thread that holds a game keeps its history: a state update at a past checkpoint
+    (Studio's way to fork) would make the game's newest state the fork's. A fork is a new
+    thread: `POST /aw/games/GAME/fork`, or `update_state` on a thread of its own."""
+    if "owner" not in ctx.permissions:
+        return False
+    # Imported here: the server loads this module before the app that opens the database.
+    from autowerewolf.web.handling import runtime
+
+    holds_game = await asyncio.to_thread(runtime.reader.head, str(value["thread_id"]))
+    if holds_game is not None:
+        raise Auth.exceptions.HTTPException(
+            status_code=409,
+            detail="this thread holds a game, whose history is kept: fork it with "
+            "POST /aw/games/GAME/fork, or update the state of a new thread",
+        )
+    return True
 
 
 @auth.on
