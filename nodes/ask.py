@@ -68,7 +68,7 @@ def human_prompt(request: DecisionRequest) -> dict[str, Any]:
         "role": view.role.value,
         "teammates": list(view.teammates),
         "question": decision_instruction(
-            prompt_key(request.step), view.day, attacked_seat(view), view.rules
+            prompt_key(request.step), view.day, attacked_seat(view), view.rules, person=True
         ),
         "options": list(view.options),
         "text": text,

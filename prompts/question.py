@@ -25,12 +25,21 @@ def attacked_seat(view: SeatView) -> str | None:
     return next((e.target for e in reversed(view.events) if e.kind is EventKind.WITCH_INFO), None)
 
 
-def decision_instruction(prompt_key: str, day: int, attacked: str | None, rules: TableRules) -> str:
+# A part of a decision's wording meant for a model only (advice, "Choose 'speak'."): in
+# decisions.yaml as [[...]], left out of what a person reads.
+MODEL_ONLY = re.compile(r" ?\[\[(.*?)\]\]")
+
+
+def decision_instruction(
+    prompt_key: str, day: int, attacked: str | None, rules: TableRules, person: bool = False
+) -> str:
     """What the seat must decide now, worded for its table's roles and rule flags; changes
-    every call, so it goes at the prompt's end."""
+    every call, so it goes at the prompt's end. `person`: as a human seat reads it, without
+    the parts meant for a model."""
     template = read_yaml("decisions.yaml")[prompt_key]
     assert isinstance(template, str)
-    return template.format(day=day, attacked=attacked or "nobody", **fragments(rules))
+    worded = MODEL_ONLY.sub("" if person else r" \1", template)
+    return worded.format(day=day, attacked=attacked or "nobody", **fragments(rules))
 
 
 # Where the step takes a text, the line says what it is: told nothing, the embedded model

@@ -155,7 +155,7 @@ def decision_json(
         "key": view.decision_key,
         "step": view.step,
         "question": decision_instruction(
-            prompt_key(view.step), view.day, attacked_seat(view), view.rules
+            prompt_key(view.step), view.day, attacked_seat(view), view.rules, person=True
         ),
         "options": [
             {"option": o, "label": labels.get(o, ""), "help": option_help(view.step, o)}

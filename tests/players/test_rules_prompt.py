@@ -120,3 +120,26 @@ def test_every_question_a_seat_reads_follows_its_boards_flags(board: str) -> Non
         assert ("two nights in a row" in prompts) == rules.variants.guard_no_repeat
     if Role.SEER in rules.roles:
         assert mine["seer_check"] in prompts
+
+
+def test_a_person_reads_each_question_without_the_words_meant_for_a_model() -> None:
+    """A human seat's question (web app, CLI) leaves out the advice and answer-format lines
+    marked for models in decisions.yaml; a model's question keeps them, unmarked."""
+    rules = view_of("12-A", Role.WITCH).rules
+    for step, spec in STEPS.items():
+        if not spec.prompt:
+            continue
+        model = decision_instruction(spec.prompt, 1, "P01", rules)
+        person = decision_instruction(spec.prompt, 1, "P01", rules, person=True)
+        assert "[[" not in model and "]]" not in model and "[[" not in person, step
+        assert person and len(person) <= len(model), step
+        for advice in ("Choose 'speak'", "a guess usually kills a friend", "worth the most",
+                       "usually a good player", "evidence points at"):  # fmt: skip
+            assert advice not in person, (step, person)
+    poison = decision_instruction("witch_poison", 1, None, rules)
+    assert "a guess usually kills a friend" in poison
+    assert decision_instruction("witch_poison", 1, None, rules, person=True) == (
+        "Night 1: your poison kills at once and you have only one."
+    )
+    wolves = decision_instruction("wolves", 1, None, rules, person=True)
+    assert "one of the choices, and write" in wolves
