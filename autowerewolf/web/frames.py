@@ -16,7 +16,8 @@ from typing import Any
 
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.prompts.render import describe
-from autowerewolf.rules.events import Event
+from autowerewolf.rules.events import Event, EventKind
+from autowerewolf.rules.roles import Role
 from autowerewolf.rules.state import GameState
 from autowerewolf.rules.views import (
     SeatView,
@@ -213,7 +214,25 @@ def me_json(view: SeatView) -> dict[str, Any]:
         "cure_available": view.cure_available,
         "poison_available": view.poison_available,
         "last_guarded": view.last_guarded,
+        **private_record(view),
         "death": death_notice(view),
+    }
+
+
+def private_record(view: SeatView) -> dict[str, Any]:
+    """What the seat's powers told it so far, from its own events: the Seer's checks with
+    their results, the wolves' victim as the Witch was told it, the Knight's duel."""
+    checks = [
+        {"night": e.day, "seat": e.target, "result": e.value}
+        for e in view.events
+        if e.kind is EventKind.SEER_RESULT and e.target and e.value
+    ]
+    told = [e for e in view.events if e.kind is EventKind.WITCH_INFO]
+    duels = [e for e in view.events if e.kind is EventKind.DUEL and e.actor == view.seat]
+    return {
+        "checks": checks,
+        "attacked": {"night": told[-1].day, "seat": told[-1].target} if told else None,
+        "duel_used": bool(duels) if view.role is Role.KNIGHT else None,
     }
 
 

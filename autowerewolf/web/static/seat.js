@@ -10,6 +10,9 @@ export function MyStanding({ me }) {
   if (me.cure_available !== null) facts.push(`cure ${me.cure_available ? "available" : "used"}`);
   if (me.poison_available !== null) facts.push(`poison ${me.poison_available ? "available" : "used"}`);
   if (me.last_guarded) facts.push(`last guarded ${me.last_guarded}`);
+  if (me.attacked) facts.push(`night ${me.attacked.night}: the wolves attacked ${me.attacked.seat || "nobody"}`);
+  for (const c of me.checks || []) facts.push(`night ${c.night}: you checked ${c.seat}: ${c.result}`);
+  if (me.duel_used !== null && me.duel_used !== undefined) facts.push(`duel ${me.duel_used ? "used" : "available"}`);
   return html`<div class="card me" id="me">
     <h3>${me.seat} · ${me.name}</h3>
     <p>You are the <b id="my-role">${me.role}</b> (${me.camp}).</p>
