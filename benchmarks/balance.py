@@ -96,7 +96,8 @@ def main() -> None:
             lines.append(f"| `{board}` | {kind} | {n:,} | " + " | ".join(cells) + " |")
     machine = f"{platform.processor() or platform.machine()}, Python {platform.python_version()}"
     footer = (
-        f"\n`python benchmarks/balance.py --games {args.games}` ({args.processes} processes, "
+        f"\n`python benchmarks/balance.py --games {args.games}` ({args.processes} "
+        f"process{'es' if args.processes != 1 else ''}, "
         f"{time.perf_counter() - started:.0f} s on {machine}; seeds 0-{args.games - 1}, no "
         "secret; 95 % Wilson intervals over games)."
     )
