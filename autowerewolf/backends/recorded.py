@@ -136,6 +136,10 @@ def _restored(stored: dict[str, Any], schema: type[BaseModel]) -> dict[str, Any]
             stored["call_error"],
             answer=None if answer is None else messages_from_dict([answer])[0],  # type: ignore[arg-type]
             notes=tuple(stored["notes"]),
+            status_code=stored.get("status_code"),
+            retry_after_s=stored.get("retry_after_s"),
+            connection_failed=bool(stored.get("connection_failed")),
+            timed_out=bool(stored.get("timed_out")),
         )
     raw = stored["raw"]
     error = stored["parsing_error"]
@@ -151,6 +155,11 @@ def _failure(err: ModelCallError) -> dict[str, Any]:
         "call_error": str(err),
         "answer": None if err.answer is None else message_to_dict(err.answer),
         "notes": list(err.notes),
+        # What the gate decides a retry on: a replay retries where the recorded run did.
+        "status_code": err.status_code,
+        "retry_after_s": err.retry_after_s,
+        "connection_failed": err.connection_failed,
+        "timed_out": err.timed_out,
     }
 
 

@@ -67,7 +67,9 @@ def slow_now_and_then(seen: Late) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Late]]:
+def played(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Path, Late, TournamentConfig]]:
     seen = Late()
     with slow_now_and_then(seen) as url:
         config = TournamentConfig.model_validate(
@@ -96,11 +98,13 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Lat
         )
         db = tmp_path_factory.mktemp("late") / "games.db"
         run_tournament(config, db)
-    yield db, seen
+    yield db, seen, config
 
 
-def test_every_late_attempt_is_on_its_decisions_record(played: tuple[Path, Late]) -> None:
-    db, seen = played
+def test_every_late_attempt_is_on_its_decisions_record(
+    played: tuple[Path, Late, TournamentConfig],
+) -> None:
+    db, seen, _ = played
     games = Games(db)
     try:
         records = [r for game_id in games.ids() for r in games.load(game_id).records]
@@ -113,9 +117,9 @@ def test_every_late_attempt_is_on_its_decisions_record(played: tuple[Path, Late]
 
 
 def test_the_report_gives_the_timeout_rate_per_model_and_contestant(
-    played: tuple[Path, Late], tmp_path: Path
+    played: tuple[Path, Late, TournamentConfig], tmp_path: Path
 ) -> None:
-    db, _ = played
+    db, _, _ = played
     report = build_report(iter_rows(db, tournament="late"), tmp_path / "report", seed=1)
     by_model = {(v["player"], v["step"]): v for v in report.data["validity"]}
     model = by_model[("m", ALL_STEPS)]
@@ -133,9 +137,9 @@ def test_the_report_gives_the_timeout_rate_per_model_and_contestant(
 
 
 def test_rows_saved_before_timeouts_were_counted_still_report(
-    played: tuple[Path, Late], tmp_path: Path
+    played: tuple[Path, Late, TournamentConfig], tmp_path: Path
 ) -> None:
-    db, _ = played
+    db, _, _ = played
     old: list[Any] = []
     for stored in iter_rows(db, tournament="late"):
         row: dict[str, Any] = {**stored, "v": 5}
@@ -146,3 +150,27 @@ def test_rows_saved_before_timeouts_were_counted_still_report(
     assert report.data["validity"]
     assert all(entry["timeout_rate"]["value"] == 0 for entry in report.data["validity"])
     assert all(m["timeout_rate"]["value"] == 0 for m in report.metrics)
+
+
+def test_a_replay_retries_where_the_run_timed_out_and_plays_the_same_games(
+    played: tuple[Path, Late, TournamentConfig], tmp_path: Path
+) -> None:
+    """The recorded failures keep what the gate retries on: with the server gone, the
+    replay answers every call from the book, late ones included, and records the same."""
+    db, _, config = played
+    again = tmp_path / "again.db"
+    outcomes = run_tournament(config, again, replay_from=db)
+    assert outcomes.get("failed", 0) == 0, outcomes
+
+    def decisions(path: Path) -> list[tuple[object, ...]]:
+        games = Games(path)
+        try:
+            return [
+                (r.key, r.seat, r.option, r.text, r.valid, r.fallback, r.timeouts)
+                for game_id in sorted(games.ids())
+                for r in games.load(game_id).records
+            ]
+        finally:
+            games.close()
+
+    assert decisions(again) == decisions(db)
