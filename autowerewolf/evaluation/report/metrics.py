@@ -126,7 +126,7 @@ def _seat_columns(values: Values, c: str, seats: list[SeatRow]) -> None:
     probe_tokens = sum(s.get("probe_tokens_in", 0) + s.get("probe_tokens_out", 0) for s in seats)
     bump(values, (c, "probe_tokens"), probe_tokens)
     blunders: dict[str, list[float]] = {}
-    illegal = second_looks = timeouts = 0
+    from_steps = dict.fromkeys(("illegal", "second_looks", "timeouts"), 0)
     for s in seats:
         role = s["role"]
         bump(values, (c, "seats", role), 1)
@@ -147,19 +147,17 @@ def _seat_columns(values: Values, c: str, seats: list[SeatRow]) -> None:
             if s.get("kpi_chance") is not None:
                 bump(values, (c, "kpi_chance", role), s["kpi_chance"] or 0.0)
                 bump(values, (c, "kpi_chance_den", role), s["kpi_den"])
-        for counts in s.get("steps", {}).values():
-            illegal += counts[1]
-            second_looks += counts[3]
-            timeouts += counts[4] if len(counts) > 4 else 0  # rows before version 6: none
+        for counts in validity.step_counts(s).values():
+            for part in from_steps:
+                from_steps[part] += counts[validity.PARTS.index(part)]
         for metric, cell in s.get("blunders", {}).items():
             if not cell[1]:
                 continue  # rows before version 4 list metrics without opportunities too
             total = blunders.setdefault(metric, [0.0, 0.0, 0.0, 0.0])
             for i, amount in enumerate(cell):
                 total[i] += amount
-    bump(values, (c, "illegal"), illegal)
-    bump(values, (c, "second_looks"), second_looks)
-    bump(values, (c, "timeouts"), timeouts)
+    for part, amount in from_steps.items():
+        bump(values, (c, part), amount)
     # Rows before version 5 carry no speech counts: those seats count for none.
     said = [s.get("out_of_character") or [0, 0] for s in seats]
     bump(values, (c, "out_of_character"), sum(x[0] for x in said))

@@ -31,13 +31,20 @@ def player_label(seat: SeatRow) -> str:
     return seat.get("model") or seat["kind"]
 
 
+def step_counts(seat: SeatRow) -> dict[str, list[int]]:
+    """The seat's counts per step, one per part of PARTS. Rows saved before a part was
+    counted have fewer parts: none of it was seen."""
+    return {
+        step: [*given, *[0] * (len(PARTS) - len(given))]
+        for step, given in seat.get("steps", {}).items()
+    }
+
+
 def game_columns(row: GameRow, values: Values) -> None:
     totals: dict[tuple[str, str], list[int]] = {}
     for seat in row["seats"].values():
         label = player_label(seat)
-        for step, given in seat.get("steps", {}).items():
-            # Rows saved before a part was counted have fewer parts: none of it was seen.
-            counts = [*given, *[0] * (len(PARTS) - len(given))]
+        for step, counts in step_counts(seat).items():
             total = totals.get((label, step))
             if total is None:
                 totals[(label, step)] = list(counts)
