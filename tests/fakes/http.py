@@ -34,6 +34,14 @@ def send_json(
     handler.wfile.write(body)
 
 
+def response_schema(request: dict[str, Any]) -> dict[str, Any]:
+    """The JSON schema a chat request asks its answer to follow; {} for a request without
+    one (the embedded server's slot priming)."""
+    schema = request.get("response_format", {}).get("json_schema", {}).get("schema", {})
+    assert isinstance(schema, dict)
+    return schema
+
+
 def completion(
     message: dict[str, Any], model: str = "m", number: int = 1, tokens: tuple[int, int] = (1, 1)
 ) -> bytes:

@@ -25,7 +25,7 @@ from autowerewolf.rules.config import GameSetup
 from autowerewolf.storage.async_savers import async_saver
 from autowerewolf.storage.stores import open_store
 from autowerewolf.storage.target import database
-from tests.fakes.http import completion, send_json, serving
+from tests.fakes.http import completion, response_schema, send_json, serving
 from tests.fixed import HEX_SECRET
 
 RATE_PER_S = 10
@@ -70,8 +70,7 @@ def rate_limited_server(seen: RateLimited) -> Iterator[str]:
                 send_json(self, refused, 429, Retry_After="0.3")
                 return
             time.sleep(SERVER_LATENCY_S)
-            schema = request.get("response_format", {}).get("json_schema", {}).get("schema", {})
-            content = json.dumps(fill(schema, random.Random(0)))
+            content = json.dumps(fill(response_schema(request), random.Random(0)))
             send_json(self, completion({"role": "assistant", "content": content}))
 
     with serving(Handler) as url:

@@ -24,7 +24,7 @@ from autowerewolf.evaluation.tournament.config import TournamentConfig
 from autowerewolf.evaluation.tournament.play import run_tournament
 from autowerewolf.evaluation.tournament.results import iter_rows
 from autowerewolf.runner import Games
-from tests.fakes.http import completion, send_json, serving
+from tests.fakes.http import completion, response_schema, send_json, serving
 from tests.fixed import HEX_SECRET
 
 TIMEOUT_S = 0.3
@@ -55,10 +55,9 @@ def slow_now_and_then(seen: Late) -> Iterator[str]:
             request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             if seen.is_late():
                 time.sleep(TIMEOUT_S * 3)
-            schema = request.get("response_format", {}).get("json_schema", {}).get("schema", {})
             # Seeded by the request: the same questions get the same answers in any call order.
             digest = hashlib.sha256(json.dumps(request["messages"]).encode()).digest()
-            content = json.dumps(fill(schema, random.Random(digest)))
+            content = json.dumps(fill(response_schema(request), random.Random(digest)))
             with suppress(OSError):  # the client gave up on a late answer
                 send_json(self, completion({"role": "assistant", "content": content}))
 

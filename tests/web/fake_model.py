@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from autowerewolf.backends.simulated import fill
 from autowerewolf.prompts.question import IDENTITY_LINE
-from tests.fakes.http import completion, send_json, serving
+from tests.fakes.http import completion, response_schema, send_json, serving
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -36,10 +36,8 @@ class _Handler(BaseHTTPRequestHandler):
             send_json(self, b'{"ok": true}')
             return
         prompt = "\n".join(str(m.get("content", "")) for m in request["messages"])
-        # A request without a schema (the embedded server's slot priming) gets "{}".
-        schema = request.get("response_format", {}).get("json_schema", {}).get("schema", {})
         digest = hashlib.blake2b(prompt.encode(), digest_size=8).digest()
-        answer = fill(schema, random.Random(int.from_bytes(digest, "big")))
+        answer = fill(response_schema(request), random.Random(int.from_bytes(digest, "big")))
         with _Handler.lock:
             _Handler.calls += 1
             number = _Handler.calls
