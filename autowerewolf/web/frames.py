@@ -228,11 +228,11 @@ def private_record(view: SeatView) -> dict[str, Any]:
         if e.kind is EventKind.SEER_RESULT and e.target and e.value
     ]
     told = [e for e in view.events if e.kind is EventKind.WITCH_INFO]
-    duels = [e for e in view.events if e.kind is EventKind.DUEL and e.actor == view.seat]
+    dueled = any(e.kind is EventKind.DUEL and e.actor == view.seat for e in view.events)
     return {
         "checks": checks,
         "attacked": {"night": told[-1].day, "seat": told[-1].target} if told else None,
-        "duel_used": bool(duels) if view.role is Role.KNIGHT else None,
+        "duel_used": dueled if view.role is Role.KNIGHT else None,
     }
 
 

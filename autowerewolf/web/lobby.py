@@ -7,9 +7,9 @@ file does, agents across a process boundary included: docs/agent-protocol.md;
 `human_deadline_s` is each human seat's time per question, none by default). It is
 validated exactly as the command line validates a game (preflight) before anything is
 created, and LLM seats' models are resolved first, so a mistake is one `error:` line and no
-game. Every lobby game has a
-spectator link, so an empty secret (the deal from the seed alone) is refused, and a seed and
-secret another saved game holds are created with a warning.
+game. Every lobby game has a spectator link, so an empty secret (the deal from the seed
+alone) is refused, and a seed and secret another saved game holds are created with a
+warning.
 """
 
 from collections.abc import Iterable
