@@ -7,6 +7,7 @@ seconds.
 """
 
 import secrets
+import uuid
 
 from autowerewolf.rules.config import MAX_SEED
 
@@ -35,3 +36,18 @@ def new_game_id(board: str) -> str:
     an id is public (the game list, exports), and with an empty secret the seed alone
     gives the deal."""
     return f"{board}-{secrets.token_hex(GAME_ID_BYTES)}"
+
+
+def is_server_game(game_id: str) -> bool:
+    """Whether `game_id` is a web server's game: a LangGraph thread, named by a UUID."""
+    try:
+        return str(uuid.UUID(game_id)) == game_id
+    except ValueError:
+        return False
+
+
+def branch_id(game_id: str, ply: int) -> str:
+    """A fork's id when the user names none. A server game's branch is a fresh UUID, so the
+    server running on that database adopts it as a thread of its own; any other game's
+    branch is `GAME-forkSTEP`."""
+    return str(uuid.uuid4()) if is_server_game(game_id) else f"{game_id}-fork{ply}"

@@ -37,6 +37,7 @@ from autowerewolf.rules.engine import pending_decision
 from autowerewolf.rules.events import Event
 from autowerewolf.rules.views import ending_reveal, public_events, visible_events
 from autowerewolf.runner import GameRecord, Games
+from autowerewolf.seeding import branch_id
 from autowerewolf.storage.stores import failures
 from autowerewolf.summary import SeatTotals, seat_totals
 
@@ -275,7 +276,12 @@ def fork(
     old_seed: Annotated[
         int | None, typer.Option("--seed", hidden=True, help="Deprecated: --player-seed.", min=0)
     ] = None,
-    new_id: Annotated[str | None, typer.Option(help="Id of the new game.")] = None,
+    new_id: Annotated[
+        str | None,
+        typer.Option(
+            help="Id of the new game (default: GAME-forkSTEP; a new UUID for a server's game)."
+        ),
+    ] = None,
     models: ModelsOption = None,
     model: ModelOption = [],  # noqa: B006
     db: DbOption = DEFAULT_DB,
@@ -302,8 +308,8 @@ def fork(
                     f"write {seat_id or 'SEAT'}.{source.game.step}=VALUE"
                 )
             overrides[seat_id] = value
-        branch_id = new_id or f"{game_id}-fork{step}"
+        branch = new_id or branch_id(game_id, step)
         narrator = None if json_out else make_narrator(narration, store)
         progress = watcher(watch, narrator)
-        store.fork(game_id, step, branch_id, overrides, player_seed)
-        finish(store, store.resume(branch_id, progress=progress), json_out, progress)
+        store.fork(game_id, step, branch, overrides, player_seed)
+        finish(store, store.resume(branch, progress=progress), json_out, progress)

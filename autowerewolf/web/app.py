@@ -41,6 +41,7 @@ from autowerewolf.web.settings import is_exposed
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 DEADLINE_CHECK_S = 1.0  # how often the human seats' deadlines are checked
+ADOPT_EVERY_S = 5.0  # how soon a game another process saves (a CLI fork) becomes a thread
 
 
 def route_table(routes: list[BaseRoute], prefix: str = "") -> list[dict[str, Any]]:
@@ -83,6 +84,14 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         # left mid-run waits for the owner's Resume (it may run on paid models).
         for game_id in await server_games.waiting_unheard(ids, runtime.reader):
             await server_games.resume(game_id)
+        # Another process may save a server game at any time (`autowerewolf fork` of one
+        # gives its branch a UUID): LangGraph's API answers for it once it is a thread.
+        while True:
+            await asyncio.sleep(ADOPT_EVERY_S)
+            try:
+                await server_games.adopt(await read(runtime.reader.ids))
+            except Exception:
+                log.exception("adopting the games saved by other processes failed; trying again")
 
     async def keep_deadlines() -> None:
         # A human seat's deadline passes whether or not anyone is looking (humans.py).

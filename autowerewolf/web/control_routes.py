@@ -9,6 +9,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from autowerewolf.seeding import is_server_game
 from autowerewolf.web import server_games, tokens
 from autowerewolf.web.access import claims_of, require_owner
 from autowerewolf.web.handling import latest, read, runtime
@@ -20,7 +21,7 @@ async def resume(request: Request) -> Response:
     game_id = request.path_params["game"]
     require_owner(claims_of(request))
     await latest(game_id)
-    if not server_games.is_server_game(game_id):
+    if not is_server_game(game_id):
         raise HTTPException(400, "a command-line game continues with `autowerewolf resume`")
     row = await read(runtime.reader.row, game_id)
     waiting = row.status == "waiting" and await server_games.pending_interrupt(game_id) is None

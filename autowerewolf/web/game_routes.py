@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from autowerewolf.rules.views import seat_view
+from autowerewolf.seeding import is_server_game
 from autowerewolf.web import server_games
 from autowerewolf.web.access import claims_of, require_game
 from autowerewolf.web.frames import GOD, PUBLIC, all_records, is_seat, me_json, record_detail
@@ -28,7 +29,7 @@ async def game(request: Request) -> Response:
     seats = [s.id for s in game.seats]
     row = await read(runtime.reader.row, game_id)
     body: dict[str, Any] = {**row.public(), "audience": audience}
-    body["server"] = server_games.is_server_game(game_id)
+    body["server"] = is_server_game(game_id)
     if claims.is_owner:
         body["audiences"] = [GOD, PUBLIC, *seats]
         body.update(seed=row.seed, status=row.status)

@@ -24,6 +24,7 @@ from typing import Any
 from langgraph_sdk.schema import StreamPart
 
 from autowerewolf.graph.state import events_of, game_of, records_of
+from autowerewolf.seeding import is_server_game
 from autowerewolf.web import server_games
 from autowerewolf.web.frames import GOD, PUBLIC, Framer
 from autowerewolf.web.humans import AnswerBox
@@ -68,7 +69,7 @@ class Status:
     async def now(self, over: bool) -> dict[str, Any]:
         if over:
             return {"status": "finished"}
-        if not server_games.is_server_game(self.game_id):
+        if not is_server_game(self.game_id):
             return {"status": "stopped"}  # a command-line game: this server does not run it
         thread = await server_games.client().threads.get(self.game_id)
         raw = str(thread["status"])
@@ -98,7 +99,7 @@ async def live_messages(
     """The SSE messages for one audience, skipping frames up to number `after`."""
     queue: asyncio.Queue[StreamPart] = asyncio.Queue()
     pump = None
-    if server_games.is_server_game(game_id):
+    if is_server_game(game_id):
         pump = asyncio.create_task(_pump(game_id, queue))
     framer, status = Framer(audience), Status(reader, box, game_id, audience)
     sent, last_ply, over, last_status = -1, -1, False, None

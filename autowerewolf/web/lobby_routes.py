@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
+from autowerewolf.seeding import is_server_game
 from autowerewolf.web import lobby, server_games, tournaments
 from autowerewolf.web.access import claims_of, require_owner
 from autowerewolf.web.handling import read, runtime, user_errors
@@ -47,7 +48,7 @@ async def list_games(request: Request) -> Response:
         if row is None:  # starting: listed once its first step is saved
             continue
         entry = row.public()
-        entry["server"] = server_games.is_server_game(game_id)
+        entry["server"] = is_server_game(game_id)
         if claims.is_owner:  # a 63-bit seed as text: JavaScript's numbers hold 53 bits
             entry.update(seed=str(row.seed), status=row.status)
         thread = statuses.get(game_id)

@@ -8,7 +8,6 @@ read from the database only.
 """
 
 import asyncio
-import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +19,7 @@ from autowerewolf.graph.builder import RECURSION_LIMIT
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import MAX_CONCURRENCY, Games
+from autowerewolf.seeding import is_server_game
 from autowerewolf.web.reader import GameReader
 from autowerewolf.web.run_queue import run_created
 from autowerewolf.web.settings import database_path
@@ -44,13 +44,6 @@ def client() -> LangGraphClient:
     if _client is None:
         _client = get_client(url=None, api_key=None)
     return _client
-
-
-def is_server_game(game_id: str) -> bool:
-    try:
-        return str(uuid.UUID(game_id)) == game_id
-    except ValueError:
-        return False
 
 
 async def create_game(setup: GameSetup, seating: Seating, game_id: str | None = None) -> str:
