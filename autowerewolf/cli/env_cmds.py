@@ -5,6 +5,7 @@ from typing import Annotated
 import typer
 
 from autowerewolf.cli.app import app, console, fail, one_line_errors
+from autowerewolf.loopback import is_loopback
 
 env_app = typer.Typer(
     help="Training environments: serve the board to OpenEnv clients.",
@@ -34,7 +35,7 @@ def serve(
     `openenv` extra)."""
     from autowerewolf.env import openenv_server
 
-    if not openenv_server.is_loopback(host):
+    if not is_loopback(host):
         raise fail(f"--host {host} is not a loopback address: the env server has no authentication")
     if opponents not in openenv_server.OPPONENT_KINDS:
         raise fail(f"--opponents must be one of {', '.join(openenv_server.OPPONENT_KINDS)}")

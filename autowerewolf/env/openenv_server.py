@@ -4,7 +4,6 @@ players answer the others. `reset`, `step` and `state` carry pydantic models: th
 sees only what its seat may know (its prompt, its legal options, its features), never the
 deal. Needs the `openenv` extra (and `train`)."""
 
-import ipaddress
 import socket
 import threading
 import time
@@ -41,7 +40,6 @@ DEFAULT_SEAT = "P01"
 DEFAULT_OPPONENTS: PlayerKind = "heuristic"
 OPPONENT_KINDS = ("random", "scripted", "heuristic")
 DEFAULT_MAX_SESSIONS = 8
-LOOPBACK_NAMES = ("localhost",)
 
 
 class WerewolfAction(Action):  # type: ignore[misc]
@@ -254,15 +252,6 @@ def create_app(
     return app
 
 
-def is_loopback(host: str) -> bool:
-    if host in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def listening_socket(host: str, port: int) -> socket.socket:
     """A socket bound to (host, port); port 0 takes a free one."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -306,6 +295,5 @@ __all__ = [
     "WerewolfObservation",
     "WerewolfState",
     "create_app",
-    "is_loopback",
     "served",
 ]

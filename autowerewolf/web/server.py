@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from autowerewolf.errors import SettingsError
+from autowerewolf.loopback import is_loopback
 from autowerewolf.players.factory import load_models
 from autowerewolf.store import open_saver
 from autowerewolf.web.settings import DB_ENV, EXPOSED_ENV, MODELS_ENV, NIGHT_CALL_ENV, state_dir
 
 WEB_EXTRA_HINT = "autowerewolf serve needs the web extra: pip install -e '.[web]'"
 _WEB_MODULES = ("langgraph_api", "langgraph_runtime_inmem", "sse_starlette", "uvicorn")
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # Games played at once; a game waiting for a human holds no job.
 JOBS = 8
 
@@ -52,7 +52,7 @@ def check_web_extra() -> None:
 def check_host(host: str, expose: bool) -> str | None:
     """A warning when the server will be reachable from other machines; refused without
     --expose."""
-    if host in LOOPBACK:
+    if is_loopback(host):
         return None
     if not expose:
         raise SettingsError(
