@@ -23,17 +23,13 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import httpx
-from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
-from langchain_core.outputs import ChatResult
 from langchain_core.runnables import Runnable, RunnableConfig
-from pydantic import ConfigDict
 from tenacity import (
     AsyncRetrying,
     RetryCallState,
@@ -44,6 +40,7 @@ from tenacity import (
 from autowerewolf.backends.answer_format import ANSWER_TIMEOUTS
 from autowerewolf.backends.config import ModelConfig, PlayerModels
 from autowerewolf.backends.local_server import DEFAULT_IN_FLIGHT
+from autowerewolf.backends.wrapped import WrappedChatModel
 from autowerewolf.errors import SettingsError
 
 T = TypeVar("T")
@@ -279,31 +276,18 @@ def _count_tokens(stats: CallStats, result: Any) -> None:
     stats.tokens_out += int(usage.get("output_tokens") or 0)
 
 
-class GatedChatModel(BaseChatModel):
+class GatedChatModel(WrappedChatModel):
     """A chat model whose asynchronous calls go through a gate; synchronous calls only wait
     for a place among the gate's `max_in_flight`."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    inner: BaseChatModel
+    prefix = "gated"
     gate: ModelGate
 
-    @property
-    def _llm_type(self) -> str:
-        return f"gated-{self.inner._llm_type}"
+    def _held(self) -> AbstractContextManager[object]:
+        return self.gate.held()
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        with self.gate.held():
-            return self.inner._generate(messages, stop, **kwargs)
-
-    async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        return await self.gate.call(lambda: self.inner._agenerate(messages, *args, **kwargs))
+    async def _through(self, make_call: Callable[[], Awaitable[Any]]) -> Any:
+        return await self.gate.call(make_call)
 
     def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable[Any, Any]:
         return GatedRunnable(self.inner.with_structured_output(schema, **kwargs), self.gate)

@@ -20,15 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, message_to_dict, messages_from_dict
-from langchain_core.outputs import ChatResult
 from langchain_core.runnables import Runnable, RunnableConfig, ensure_config
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from autowerewolf.backends.call_error import ModelCallError
 from autowerewolf.backends.redact import redact_secrets
+from autowerewolf.backends.wrapped import WrappedChatModel
 from autowerewolf.private_files import create_private_file
 
 TABLE = "model_answers"
@@ -222,32 +221,14 @@ class RecordedRunnable(Runnable[Any, Any]):
         return result
 
 
-class RecordedChatModel(BaseChatModel):
+class RecordedChatModel(WrappedChatModel):
     """`inner`, its structured calls kept in (and answered from) `book`; `identity` names
-    the model in each request (never its key)."""
+    the model in each request (never its key). Plain (unstructured) calls are not part of
+    a game's decisions: they pass through."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    inner: BaseChatModel
+    prefix = "recorded"
     book: AnswerBook
     identity: dict[str, Any]
-
-    @property
-    def _llm_type(self) -> str:
-        return f"recorded-{self.inner._llm_type}"
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        # Plain (unstructured) calls are not part of a game's decisions: passed through.
-        return self.inner._generate(messages, stop, **kwargs)
-
-    async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        return await self.inner._agenerate(messages, *args, **kwargs)
 
     def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable[Any, Any]:
         head = {
