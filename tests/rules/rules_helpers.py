@@ -208,6 +208,15 @@ class Game:
                 break
         return self
 
+    def speakers(self, step: Step) -> list[str]:
+        """Each speaker of `step` speaks in turn; returns who spoke, in order."""
+        spoke = []
+        while self.step == step:
+            (who,) = self.pending.options
+            spoke.append(who)
+            self.answer({who: "speak"})
+        return spoke
+
     def vote(self, ballots: Mapping[str, str] | None = None, **by_seat: str) -> Game:
         if self.step == Step.EXILE_ROLL_CALL:
             return self.roll_call(ballots, **by_seat)

@@ -18,11 +18,7 @@ def campaign(g: Game, runners: list[str]) -> Game:
     """Sign-up with `runners`, then every campaign speech."""
     g.answer({r: "run" for r in runners})
     assert g.step == Step.ELECTION_SPEECH
-    speakers = []
-    while g.step == Step.ELECTION_SPEECH:
-        (who,) = g.pending.options
-        speakers.append(who)
-        g.answer({who: "speak"})
+    speakers = g.speakers(Step.ELECTION_SPEECH)
     assert sorted(speakers) == sorted(runners)
     assert g.step == Step.ELECTION_WITHDRAW
     return g
@@ -146,11 +142,7 @@ def test_rules_3_tie_pk_then_second_tie_badge_lost():
     first_voters = set(g.pending.options)
     g.vote(P01="P07", P02="P08", P03="P09")
     assert g.step == Step.ELECTION_PK_SPEECH
-    pk = []
-    while g.step == Step.ELECTION_PK_SPEECH:
-        (who,) = g.pending.options
-        pk.append(who)
-        g.answer({who: "speak"})
+    pk = g.speakers(Step.ELECTION_PK_SPEECH)
     assert sorted(pk) == ["P07", "P08", "P09"]
     assert g.step == Step.ELECTION_WITHDRAW  # withdrawal still possible
     g.answer()
@@ -269,11 +261,7 @@ def test_rules_3_double_swallow_postpones_to_day_2_with_same_candidates():
     # Day 2: the election resumes before Night-2 deaths are announced, no new sign-up,
     # with the same candidates (the Night-2 dead P06 still counts).
     assert g.step == Step.ELECTION_SPEECH
-    speakers = []
-    while g.step == Step.ELECTION_SPEECH:
-        (who,) = g.pending.options
-        speakers.append(who)
-        g.answer({who: "speak"})
+    speakers = g.speakers(Step.ELECTION_SPEECH)
     assert sorted(speakers) == ["P06", "P07", "P09"]
     g.answer()
     assert "P06" not in g.pending.options  # candidates still do not vote

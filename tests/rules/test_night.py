@@ -21,6 +21,14 @@ def night_steps(g: Game) -> list[Step]:
     return seen
 
 
+def to_witch(g: Game, kill: str, check: str = "P01") -> Game:
+    """Every living wolf proposes `kill` and the Seer checks `check`: the Witch is next."""
+    while g.step == Step.WOLVES:
+        (who,) = g.pending.options
+        g.answer({who: kill})
+    return g.answer(P09=check)
+
+
 def dawn_dead(g: Game) -> tuple[str, ...]:
     """Seats that died at the last dawn (omniscient DEATH events of that dawn)."""
     return tuple(
@@ -178,9 +186,7 @@ def test_rules_2_witch_cure_saves_target():
 def test_rules_2_witch_cure_options_are_save_or_none():
     """RULES §2 Witch: the cure has no target choice: save tonight's target or not."""
     g = Game()
-    for w in ("P01", "P02", "P03", "P04"):
-        g.answer({w: "P05"})
-    g.answer(P09="P01")
+    to_witch(g, "P05")
     assert g.step == Step.WITCH_CURE
     assert set(g.options("P10")) == {"save", "none"}
     with pytest.raises(IllegalAction):
@@ -190,9 +196,7 @@ def test_rules_2_witch_cure_options_are_save_or_none():
 def test_rules_2_witch_self_cure_forbidden_by_default():
     """RULES §2 [D]: no self-cure on 12-player boards; she still learns she is the target."""
     g = Game()
-    for w in ("P01", "P02", "P03", "P04"):
-        g.answer({w: "P10"})
-    g.answer(P09="P01")
+    to_witch(g, "P10")
     (info,) = g.of(EventKind.WITCH_INFO)
     assert info.target == "P10"
     assert g.step == Step.WITCH_POISON  # no cure decision
@@ -209,9 +213,7 @@ def test_rules_2_witch_self_cure_night_1_only_variant():
     g2 = Game(variants={"witch_can_self_heal_n1": True}).night(None).no_election()
     g2.speak_all().vote()
     assert g2.state.day == 2 and not g2.state.cure_used
-    for w in ("P01", "P02", "P03", "P04"):
-        g2.answer({w: "P10"})
-    g2.answer(P09="P01")
+    to_witch(g2, "P10")
     (_, info) = g2.of(EventKind.WITCH_INFO)
     assert info.target == "P10"
     assert g2.step == Step.WITCH_POISON  # no self-cure on Night 2
@@ -220,9 +222,7 @@ def test_rules_2_witch_self_cure_night_1_only_variant():
 def test_rules_2_witch_never_both_potions_one_night_by_default():
     """RULES §2 [D]: never cure and poison in one night."""
     g = Game()
-    for w in ("P01", "P02", "P03", "P04"):
-        g.answer({w: "P05"})
-    g.answer(P09="P01").answer(P10="save")
+    to_witch(g, "P05").answer(P10="save")
     assert g.step == Step.GUARD
 
 
@@ -237,25 +237,19 @@ def test_rules_2_witch_one_cure_one_poison_per_game():
     """RULES §2 Witch: one cure, one poison per game."""
     g = Game().night("P05", save=True).no_election().speak_all().vote()
     steps = []
-    for w in ("P01", "P02", "P03", "P04"):
-        g.answer({w: "P06"})
-    g.answer(P09="P01")
+    to_witch(g, "P06")
     steps.append(g.step)
     assert g.step == Step.WITCH_POISON
     g.answer(P10="P01").answer(P12="none").speak_all().vote()
     assert not g.alive("P01")
-    for w in ("P02", "P03", "P04"):
-        g.answer({w: "P07"})
-    g.answer(P09="P02")
+    to_witch(g, "P07", check="P02")
     assert g.step == Step.GUARD  # neither potion left
 
 
 def test_rules_2_poison_any_living_but_herself():
     """RULES §2 Witch: poison any living player but herself."""
     g = Game()
-    for w in ("P01", "P02", "P03", "P04"):
-        g.answer({w: "none"})
-    g.answer(P09="P01")
+    to_witch(g, "none")
     assert g.step == Step.WITCH_POISON
     opts = g.options("P10")
     assert "P10" not in opts and "none" in opts
@@ -312,9 +306,7 @@ def test_rules_2_guard_may_self_guard_by_default():
 def test_rules_2_guard_self_guard_forbidden_variant():
     """RULES §2 [V] guard_can_self_guard=false."""
     g = Game(variants={"guard_can_self_guard": False})
-    for w in ("P01", "P02", "P03", "P04"):
-        g.answer({w: "none"})
-    g.answer(P09="P01").answer(P10="none")
+    to_witch(g, "none").answer(P10="none")
     assert g.step == Step.GUARD
     assert "P12" not in g.options("P12")
     with pytest.raises(IllegalAction):

@@ -241,11 +241,7 @@ def test_rules_6_tie_pk_then_second_tie_no_exile():
     g = Game().night(None).no_election().to_vote()
     g.vote(P01="P05", P02="P06", P03="P07", P04="P07", P08="P06")
     assert g.step == Step.EXILE_PK_SPEECH
-    pk = []
-    while g.step == Step.EXILE_PK_SPEECH:
-        (who,) = g.pending.options
-        pk.append(who)
-        g.answer({who: "speak"})
+    pk = g.speakers(Step.EXILE_PK_SPEECH)
     assert sorted(pk) == ["P06", "P07"]
     assert set(g.pending.options) == set(g.state.living) - {"P06", "P07"}
     g.vote(P01="P06", P02="P07")
