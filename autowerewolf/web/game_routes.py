@@ -91,7 +91,10 @@ async def decision(request: Request) -> Response:
         runtime.box.shown(game_id, pending["id"], seat)
     record_ = await read(runtime.reader.load, game_id)
     error = (pending["value"].get("errors") or {}).get(seat)
-    return JSONResponse({"decision": decision_json(record_.game, record_.events, seat, error)})
+    asked = decision_json(record_.game, record_.events, seat, error)
+    if asked is not None:  # the answer time left, for the question card's clock
+        asked["time_left_s"] = runtime.box.time_left_s(game_id, pending)
+    return JSONResponse({"decision": asked})
 
 
 async def answer(request: Request) -> Response:

@@ -88,16 +88,23 @@ class AnswerBox:
         self._asked.pop((game_id, pending["id"]), None)
         return True
 
+    def time_left_s(self, game_id: str, pending: dict[str, Any]) -> float | None:
+        """Seconds left to answer the pending interrupt, its clock started if this is the
+        first look at it; None without a deadline."""
+        deadline_s = pending["value"].get("deadline_s")
+        if not isinstance(deadline_s, int | float):
+            return None
+        started = self._asked.setdefault((game_id, pending["id"]), time.monotonic())
+        return max(0.0, deadline_s - (time.monotonic() - started))
+
     async def expire_overdue(self, waiting: dict[str, dict[str, Any]]) -> list[str]:
         """Answer, for every seat still silent, the questions of `waiting` (a game's pending
         interrupt by game id) whose deadline has passed; the games resumed."""
-        now, resumed = time.monotonic(), []
+        resumed = []
         for game_id, pending in waiting.items():
             deadline_s = pending["value"].get("deadline_s")
-            if not isinstance(deadline_s, int | float):
-                continue
-            started = self._asked.setdefault((game_id, pending["id"]), now)
-            if now - started < deadline_s:
+            left = self.time_left_s(game_id, pending)
+            if left is None or left > 0:
                 continue
             async with self._locks.setdefault(game_id, asyncio.Lock()):
                 if await server_games.pending_interrupt(game_id) != pending:

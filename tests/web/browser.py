@@ -26,9 +26,16 @@ class Tab:
         self.page.context.close()
 
 
-def open_tab(browser: Any, server: Server, link: str) -> Tab:
-    """A new person opens a link (the token moves into their cookie)."""
+INSTANT = "localStorage.setItem('aw-pace', 'instant')"
+
+
+def open_tab(browser: Any, server: Server, link: str, paced: bool = False) -> Tab:
+    """A new person opens a link (the token moves into their cookie). Unless `paced`, the
+    page shows each new line at once, as the switch does (a paced live view takes seconds
+    a line: tests of the pacing ask for it)."""
     context = browser.new_context(viewport=VIEWPORT)
+    if not paced:
+        context.add_init_script(INSTANT)
     page = context.new_page()
     tab = Tab(page)
     _keep_streams(tab, context.new_cdp_session(page))

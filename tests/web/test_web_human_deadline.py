@@ -58,6 +58,7 @@ def test_a_silent_human_seat_times_out_and_the_game_goes_on(server: Server) -> N
         ) is None:
             assert time.monotonic() < end, "the seat was asked nothing after its timeout"
             time.sleep(0.05)
+        assert 0 < decision["time_left_s"] <= DEADLINE_S  # the question card's clock
         option = decision["options"][0]["option"]
         answer = {
             "key": decision["key"],

@@ -69,7 +69,7 @@ def test_the_latest_line_is_in_view_while_a_question_is_shown(
     browser: Any, server: Server, viewport: dict[str, int]
 ) -> None:
     link = _human_game(server, 126)[1]
-    tab = open_tab(browser, server, link)
+    tab = open_tab(browser, server, link, paced=True)  # a question is never paced
     page = tab.page
     page.set_viewport_size(viewport)
     page.wait_for_selector("#sound")

@@ -5,6 +5,8 @@ import { useLive } from "/app/live.js";
 import { Reveal, SeatCircle, Transcript, VoteGrid, flatten, phaseAt, playersAt, rowsUpTo } from "/app/table.js";
 import { DrillDown } from "/app/drill.js";
 import { MyStanding, SeatPanel } from "/app/seat.js";
+import { PaceSwitch, isPaced, useReveal } from "/app/pace.js";
+import { NightSummary, Timeline } from "/app/story.js";
 
 const PLAY_MS = 250;
 const RECENT_LINES = 3; // the transcript's newest lines shown inside a question
@@ -86,6 +88,10 @@ export function GamePage({ gameId, me }) {
 
   const events = useMemo(() => flatten(frames), [frames]);
   const total = events.length;
+  // A seat's and a spectator's live view is paced; the owner has the replay controls.
+  const [paced, setPaced] = useState(isPaced());
+  const pacing = me.kind !== "owner" && paced;
+  const revealed = useReveal(events, ready, pacing, Boolean(status && status.turn));
   useEffect(() => {
     if (!playing) return undefined;
     const timer = setInterval(() => setPosition((p) => {
@@ -98,14 +104,17 @@ export function GamePage({ gameId, me }) {
 
   if (error) return html`<${ErrorLine} error=${error} />`;
   if (!header) return html`<p>Loading…</p>`;
-  const shown = position === null ? total : position + 1;
+  const shown = position === null ? revealed : position + 1;
   const current = shown ? events[shown - 1] : null;
   const frame = current ? frames[current.frame] : frames[frames.length - 1];
   // The table as of the event shown: a frame's players are those after its last event.
   const players = playersAt(frames, events, shown);
   const focus = new Set(current ? [current.event.actor, current.event.target, ...current.event.targets] : []);
   const visible = events.slice(0, shown).map((e) => e.event);
+  const rows = rowsUpTo(frames, shown);
   const atEnd = shown === total;
+  // The seat whose speech is the newest line shown speaks now.
+  const speaking = current && current.event.kind === "speech" ? current.event.actor : null;
   const over = frame && frame.over && atEnd;
   const phase = phaseAt(visible);
   const centre = html`<div id="centre">
@@ -113,7 +122,8 @@ export function GamePage({ gameId, me }) {
     ${phase.night && !over ? html`<div class="calling" id="calling">the moderator calls the night roles</div>` : ""}
     ${over ? html`<div class="winner" id="winner">${frame.ending || ""}</div>` : ""}
   </div>`;
-  const live = me.kind === "seat" && !(frames.length && frames[frames.length - 1].over);
+  // A seat's and a spectator's page replays a game once it is over, not while it is live.
+  const live = me.kind !== "owner" && !(frames.length && frames[frames.length - 1].over);
   const branch = audience === "god" && position !== null && current && frame && frame.ply !== undefined
     ? () => post(`/aw/games/${encodeURIComponent(gameId)}/fork`, { ply: frame.ply })
       .then((made) => { location.hash = `#/game/${made.game}`; }, setError)
@@ -132,7 +142,9 @@ export function GamePage({ gameId, me }) {
       <label>Audience <select id="audience" value=${audience} onChange=${(e) => changeAudience(e.target.value)}>
         ${header.audiences.map((a) => html`<option value=${a}>${a === "god" ? "god view" : a}</option>`)}
       </select></label>
+      ${me.kind !== "owner" && html`<${PaceSwitch} paced=${paced} onChange=${setPaced} pending=${total - revealed} />`}
     </div>
+    <${Timeline} rows=${rows} />
     <${Links} gameId=${gameId} links=${header.links} />
     ${me.kind === "owner" && header.server && status && status.status === "stopped" && html`<p class="card">
       This game stopped before its end (its server was stopped).
@@ -146,13 +158,14 @@ export function GamePage({ gameId, me }) {
       ending=${over ? frame.ending : null} death=${header.me ? header.me.death : null} />`}
     <div class="board">
       <div class="left">
-        <${SeatCircle} players=${players} focus=${focus} centre=${centre} />
+        <${SeatCircle} players=${players} focus=${focus} speaking=${speaking} centre=${centre} />
         <${MyStanding} me=${header.me} />
         ${over && html`<${Reveal} lines=${frame.reveal || []} />`}
+        <${NightSummary} events=${visible} />
         <${VoteGrid} events=${visible} players=${players} />
       </div>
       <div class="right">
-        <${Transcript} rows=${rowsUpTo(frames, shown)} onRecord=${setDrill} />
+        <${Transcript} rows=${rows} onRecord=${setDrill} />
         ${drill !== null && html`<${DrillDown} gameId=${gameId} audience=${audience} refNo=${drill}
           onClose=${() => setDrill(null)} />`}
       </div>

@@ -29,7 +29,28 @@ function Recent({ lines }) {
     ${lines.map((e) => html`<li class=${e.audience === "public" ? "" : "private"} data-kind=${e.kind}>${e.line}</li>`)}</ol>`;
 }
 
-function DecisionForm({ gameId, decision, recent, onAnswered, onPassed }) {
+// The answer time left, counted down from what the server said when the page loaded the
+// question; at zero the server's fallback answers for the seat.
+const TICK_MS = 250;
+const LOW_S = 10;
+
+function Clock({ leftS, onExpired }) {
+  const [end] = useState(() => performance.now() + leftS * 1000);
+  const [now, setNow] = useState(performance.now());
+  const left = Math.max(0, Math.ceil((end - now) / 1000));
+  useEffect(() => {
+    if (left === 0) { onExpired(); return undefined; }
+    const timer = setTimeout(() => setNow(performance.now()), TICK_MS);
+    return () => clearTimeout(timer);
+  }, [now]);
+  if (left === 0) {
+    return html`<p class="clock low" id="clock" data-left="0">Time is up: your seat's fallback answers for you.</p>`;
+  }
+  const shown = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  return html`<p class=${`clock${left <= LOW_S ? " low" : ""}`} id="clock" data-left=${left}>${shown} left to answer</p>`;
+}
+
+function DecisionForm({ gameId, decision, recent, onAnswered, onPassed, onExpired }) {
   const options = decision.options.map((o) => o.option);
   const [option, setOption] = useState(options.length === 1 ? options[0] : null);
   const [text, setText] = useState("");
@@ -51,6 +72,8 @@ function DecisionForm({ gameId, decision, recent, onAnswered, onPassed }) {
   });
   return html`<form class="card decision" id="decision" data-key=${decision.key} onSubmit=${submit}>
     <h3>Your decision</h3>
+    ${decision.time_left_s !== null && decision.time_left_s !== undefined
+      && html`<${Clock} leftS=${decision.time_left_s} onExpired=${onExpired} />`}
     <${Recent} lines=${recent} />
     <p class="question">${decision.question}</p>
     ${decision.error && html`<p class="error" id="decision-error">error: ${decision.error}</p>`}
@@ -69,13 +92,16 @@ function DecisionForm({ gameId, decision, recent, onAnswered, onPassed }) {
 
 const TITLE = document.title;
 // A tone for each new question is on unless the seat turned it off: a person who looked
-// away must hear that it is their turn.
+// away must hear that it is their turn. Where the browser allows notifications, a hidden
+// tab shows one too.
 const soundOn = () => localStorage.getItem("aw-sound") !== "off";
+const canNotify = () => typeof Notification !== "undefined" && Notification.permission === "granted";
 
 // A new question says so in the tab's title and, if the seat wants, with a short tone.
 function announce(decision) {
   document.title = decision ? `● Your turn · ${TITLE}` : TITLE;
   if (!decision || !soundOn()) return;
+  if (document.hidden && canNotify()) new Notification("AutoWerewolf: your turn", { body: decision.question.split("\n")[0] });
   const audio = new AudioContext();
   const tone = audio.createOscillator();
   tone.frequency.value = 660;
@@ -91,14 +117,20 @@ function SoundToggle() {
     localStorage.setItem("aw-sound", e.target.checked ? "on" : "off");
     setOn(e.target.checked);
   };
-  return html`<label class="hint sound"><input id="sound" type="checkbox" checked=${on}
-    onChange=${flip} /> a tone for each question</label>`;
+  // Asking needs the person's click: a button, shown while the browser has not been asked.
+  const [asked, setAsked] = useState(typeof Notification === "undefined" || Notification.permission !== "default");
+  const ask = () => Notification.requestPermission().finally(() => setAsked(true));
+  return html`<span class="hint sound"><label><input id="sound" type="checkbox" checked=${on}
+    onChange=${flip} /> a tone for each question</label>
+    ${on && !asked && html` <button id="notify" type="button" onClick=${ask}
+      title="a notification when it is your turn and this tab is hidden">notify me too</button>`}</span>`;
 }
 
 export function SeatPanel({ gameId, turn, recent, ending, death }) {
   const [decision, setDecision] = useState(null);
   const [note, setNote] = useState(null);
   const [error, setError] = useState(null);
+  const [lapsed, setLapsed] = useState(null); // the key of a question whose time ran out
   useEffect(() => { announce(decision); }, [decision && decision.key, decision && decision.error]);
   useEffect(() => () => { document.title = TITLE; }, []);
   // A POST: the page shows the question now, so the seat's answer time starts now.
@@ -109,21 +141,26 @@ export function SeatPanel({ gameId, turn, recent, ending, death }) {
     }, setError);
   useEffect(() => { load(); }, [gameId, turn]);
   // A note about an answer means nothing once the seat has died or the game has ended.
-  useEffect(() => { if (death || ending) setNote(null); }, [death, ending]);
+  useEffect(() => { if (death || ending) { setNote(null); setLapsed(null); } }, [death, ending]);
   const passed = (failure) => {
     setError(failure);
     load();
   };
   const answered = (result) => {
+    setLapsed(null);
     setDecision(null);
     setNote(result.resumed ? "Answer sent." : "Answer sent; waiting for the other seats asked.");
   };
+  // Once the server has moved past a question whose time ran out, its fallback answered.
+  const timedOut = lapsed !== null && !(decision && decision.key === lapsed);
   return html`<div class="seat-panel" id="seat-panel">
     <${SoundToggle} />
     <${ErrorLine} error=${error} />
+    ${timedOut && html`<p class="clock low" id="timed-out">Your time ran out: your seat's fallback answered for you.</p>`}
     ${decision
       ? html`<${DecisionForm} key=${`${decision.key}|${decision.error}`} gameId=${gameId}
-          decision=${decision} recent=${recent} onAnswered=${answered} onPassed=${passed} />`
+          decision=${decision} recent=${recent} onAnswered=${answered} onPassed=${passed}
+          onExpired=${() => setLapsed(decision.key)} />`
       : ending
         ? html`<p class="ending" id="ending">${ending}</p>`
         : html`<p class="waiting" id="no-decision">${note || death || "Nothing to decide right now."}</p>`}

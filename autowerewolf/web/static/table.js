@@ -11,13 +11,14 @@ function seatRole(player) {
   return player.teammate ? "wolf (teammate)" : "";
 }
 
-export function SeatCircle({ players, focus, centre }) {
+export function SeatCircle({ players, focus, speaking, centre }) {
   const n = players.length || 1;
   return html`<div class="circle" id="circle">
     ${players.map((p, i) => {
       const angle = -Math.PI / 2 + (2 * Math.PI * i) / n;
       const style = `left:${50 + 41 * Math.cos(angle)}%;top:${50 + 41 * Math.sin(angle)}%`;
-      const classes = ["seat", p.alive ? "alive" : "dead", focus.has(p.seat) ? "focus" : ""];
+      const classes = ["seat", p.alive ? "alive" : "dead", focus.has(p.seat) ? "focus" : "",
+        p.seat === speaking ? "speaking" : ""];
       return html`<div class=${classes.join(" ")} style=${style} data-seat=${p.seat}
           data-alive=${String(p.alive)}>
         <div class="seat-id">${p.seat}${p.sheriff ? html` <span class="badge" title="sheriff">★</span>` : ""}</div>

@@ -1,0 +1,208 @@
+"""The live view in headless Chromium as a person follows it: a spectator sees a day's
+speeches one after another at a reading pace (the speaker marked on the circle) unless they
+choose to see each line at once, a choice the browser remembers; a seat's question is never
+held behind the pacing; the seat's answer clock counts down and says when the fallback
+answered; a tone marks each question by default; and the spectator's night summary and
+phase timeline carry only what the public was told (the leak scan of tests/web/leaks.py)."""
+
+import itertools
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from autowerewolf.prompts.render import describe
+from autowerewolf.rules.events import EventKind
+from autowerewolf.rules.views import public_events
+from autowerewolf.web.reader import GameReader
+from tests.fixed import HEX_SECRET
+from tests.web.browser import open_tab, wait_finished
+from tests.web.conftest import Server, answer_some, token_of
+from tests.web.leaks import leaks, parse_payloads
+from tests.web.test_web_human_deadline import p03_records, wait_records
+
+pytestmark = pytest.mark.slow
+SPEECHES = "#transcript [data-kind=speech]"
+# Seed 126: P01, a human villager, runs for sheriff; the campaign's speeches come in a burst.
+HUMAN_P01 = {"seed": 126, "secret": HEX_SECRET, "default": "random", "seats": {"P01": "human"}}
+# One look at the page: the speeches shown, the newest line, who is marked speaking, and how
+# many received events wait to be shown.
+LOOK = f"""() => {{
+  const newest = [...document.querySelectorAll('#transcript [data-n]')].pop();
+  const speaking = document.querySelector('.seat.speaking');
+  const pending = document.querySelector('#pending');
+  return {{ speeches: document.querySelectorAll('{SPEECHES}').length,
+    kind: newest ? newest.dataset.kind : null, line: newest ? newest.textContent : '',
+    speaking: speaking ? speaking.dataset.seat : null,
+    pending: pending ? Number(pending.dataset.pending) : 0 }};
+}}"""
+# An hour of answers: the human answers at once, the game runs to its end in seconds.
+ANSWERS = 1_000
+
+
+def _links(server: Server, form: dict[str, object]) -> tuple[str, dict[str, str]]:
+    made = server.create(form)
+    return str(made["game"]), dict(made["links"])  # type: ignore[arg-type]
+
+
+def _answer_in_background(server: Server, game: str, link: str) -> threading.Thread:
+    """The human seat answers every question as soon as it is asked, from another thread
+    (the page is driven from this one)."""
+    thread = threading.Thread(
+        target=answer_some, args=(server, game, token_of(link), ANSWERS), daemon=True
+    )
+    thread.start()
+    return thread
+
+
+def _record(server: Server, game: str) -> Any:
+    reader = GameReader(server.db)
+    try:
+        return reader.load(game)
+    finally:
+        reader.close()
+
+
+def test_a_spectator_sees_a_days_speeches_one_after_another(browser: Any, server: Server) -> None:
+    game, links = _links(server, HUMAN_P01)
+    tab = open_tab(browser, server, links["spectator"], paced=True)
+    page = tab.page
+    page.wait_for_selector('section.game[data-ready="public"]')
+    assert not page.is_checked("#instant"), "a live view is paced by default"
+    assert page.locator("#controls").count() == 0, "no replay controls while the game is live"
+    answering = _answer_in_background(server, game, links["P01"])
+    looks: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 60
+    while len({look["speeches"] for look in looks}) < 5:  # four speeches shown in turn
+        assert time.monotonic() < deadline, f"speeches shown: {looks}"
+        looks.append(page.evaluate(LOOK))
+        page.wait_for_timeout(100)
+    # One speech at a time (never two between looks 0.1 s apart), the rest held back.
+    counts = [look["speeches"] for look in looks]
+    steps = [b - a for a, b in itertools.pairwise(counts)]
+    assert min(steps) >= 0 and max(steps) == 1, counts
+    assert looks[-1]["pending"] > 0
+    # The newest line's speaker is marked on the circle while the line is the newest.
+    spoken = [look for look in looks if look["kind"] == "speech"]
+    assert spoken and all(look["line"].startswith(f"{look['speaking']} ") for look in spoken)
+
+    page.check("#instant")  # everything received, at once
+    page.wait_for_selector("#pending", state="detached", timeout=2_000)
+    assert page.locator(SPEECHES).count() > max(counts)
+    page.reload()  # the choice is this browser's
+    page.wait_for_selector('section.game[data-ready="public"]')
+    assert page.is_checked("#instant")
+    answering.join(timeout=90)
+    tab.close()
+
+
+def test_a_seats_question_is_never_held_behind_the_pacing(browser: Any, server: Server) -> None:
+    _, links = _links(server, HUMAN_P01)
+    tab = open_tab(browser, server, links["P01"], paced=True)
+    page = tab.page
+    for _ in range(4):  # the campaign speeches come between these questions
+        page.wait_for_selector("#decision #recent li", timeout=60_000)
+        page.wait_for_selector("#pending", state="detached", timeout=2_000)
+        newest = page.locator("#transcript .line").last.inner_text()
+        assert page.locator("#recent li").last.inner_text() == newest
+        key = page.get_attribute("#decision", "data-key")
+        page.locator("#decision input[type=radio]").first.check()
+        if page.locator("#speech").count():
+            page.fill("#speech", "Hello.")
+        page.click("#send")
+        page.wait_for_function(
+            "k => !document.querySelector(`#decision[data-key='${k}']`)", arg=key
+        )
+    tab.close()
+
+
+def test_the_answer_clock_counts_down_and_says_the_fallback_answered(
+    browser: Any, server: Server
+) -> None:
+    deadline_s = 4
+    form = {**HUMAN_P01, "seed": 5, "seats": {"P03": "human"}, "human_deadline_s": deadline_s}
+    game, links = _links(server, form)
+    tab = open_tab(browser, server, links["P03"])
+    page = tab.page
+    page.wait_for_selector("#clock", timeout=60_000)
+    first = int(page.get_attribute("#clock", "data-left") or 0)
+    assert 0 < first <= deadline_s
+    assert page.inner_text("#clock").endswith("left to answer")
+    page.wait_for_function(
+        "n => Number(document.querySelector('#clock').dataset.left) < n", arg=first, timeout=3_000
+    )
+    page.wait_for_selector("#timed-out", timeout=30_000)
+    assert "fallback answered" in page.inner_text("#timed-out")
+    wait_records(server, game, 1)
+    (late,) = p03_records(server, game)
+    assert late.fallback and late.timeouts == 1
+    tab.close()
+
+
+def test_a_tone_marks_each_question_unless_turned_off(browser: Any, server: Server) -> None:
+    _, links = _links(server, HUMAN_P01)
+    tab = open_tab(browser, server, links["P01"])
+    page = tab.page
+    page.add_init_script(
+        """window.tones = 0;
+        const start = OscillatorNode.prototype.start;
+        OscillatorNode.prototype.start = function (...a) {
+          window.tones += 1;
+          return start.apply(this, a);
+        };"""
+    )
+    page.reload()
+    page.wait_for_selector("#decision", timeout=60_000)
+    assert page.is_checked("#sound") and page.evaluate("window.tones") == 1
+    page.uncheck("#sound")
+    key = page.get_attribute("#decision", "data-key")
+    page.locator("#decision input[type=radio]").first.check()
+    if page.locator("#speech").count():
+        page.fill("#speech", "Hello.")
+    page.click("#send")
+    page.wait_for_function(
+        "k => { const d = document.querySelector('#decision'); return d && d.dataset.key !== k; }",
+        arg=key,
+        timeout=60_000,
+    )
+    assert page.evaluate("window.tones") == 1, "no tone once the seat turned it off"
+    tab.close()
+
+
+def test_the_night_summary_and_timeline_tell_only_what_the_public_was_told(
+    browser: Any, server: Server
+) -> None:
+    game, links = _links(server, HUMAN_P01)
+    tab = open_tab(browser, server, links["spectator"])
+    page = tab.page
+    page.wait_for_selector('section.game[data-ready="public"]')
+    _answer_in_background(server, game, links["P01"]).join(timeout=90)
+    wait_finished(page)
+    record = _record(server, game)
+    told = [e for e in public_events(record.events) if e.kind is EventKind.DEATHS_ANNOUNCED]
+    assert told, "seed 126 has a night"
+    lines = page.locator("#night-summary .night-line")
+    assert lines.all_inner_texts() == [f"Night {e.day}: {describe(e, None)}" for e in told]
+    assert [lines.nth(i).get_attribute("data-dead") for i in range(lines.count())] == [
+        " ".join(e.targets) for e in told
+    ]
+    segments = page.locator("#timeline .segment")
+    dividers = [e for e in record.events if e.kind in (EventKind.NIGHT_START, EventKind.DAY_START)]
+    assert segments.all_inner_texts() == [
+        f"{'N' if e.kind is EventKind.NIGHT_START else 'D'}{e.day}" for e in dividers
+    ]
+    texts = [page.inner_text("#night-summary"), page.inner_text("#timeline")]
+    assert leaks(parse_payloads(texts), record.game, "public") == []
+    assert leaks(parse_payloads(tab.payloads), record.game, "public") == []
+    # A segment scrolls the transcript to its divider.
+    segments.nth(1).click()
+    n = segments.nth(1).get_attribute("data-n")
+    top = page.evaluate(
+        """n => { const box = document.getElementById('transcript');
+          return box.querySelector(`[data-n="${n}"]`).offsetTop - box.scrollTop; }""",
+        n,
+    )
+    assert abs(top) <= 1, top
+    assert page.locator("#controls").count() == 1, "the replay controls once the game is over"
+    tab.close()
