@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from autowerewolf.runner import Games
 from tests.fixed import HEX_SECRET
-from tests.graph.graph_helpers import assert_user_error, cli
+from tests.graph.graph_helpers import assert_user_error, cli, load_record
 
 ALL = "pre_vote,speech_votes,role_estimates"
 
@@ -24,11 +23,7 @@ def test_play_a_bidding_game_with_every_probe(tmp_path: Path, players: str) -> N
     assert summary["finished"] and summary["board"] == "12-A"
     totals = summary["seat_totals"].values()
     assert sum(t["probes"] for t in totals) > 0 and all(t["decisions"] for t in totals)
-    games = Games(db)
-    try:
-        record = games.load("p")
-    finally:
-        games.close()
+    record = load_record(db, "p")
     assert record.seating.probes == tuple(ALL.split(","))
     assert record.game.config.variants.discussion == "bidding"
     assert {r.step for r in record.records if r.purpose == "probe"} == set(ALL.split(","))
@@ -64,10 +59,6 @@ def test_game_file_probes_are_saved_with_the_game(tmp_path: Path) -> None:
     result = cli("play", "--players", "random", "--config", game_file, "--db", db,
                  "--game-id", "f")  # fmt: skip
     assert result.exit_code == 0, result.stderr
-    games = Games(db)
-    try:
-        record = games.load("f")
-    finally:
-        games.close()
+    record = load_record(db, "f")
     assert record.seating.probes == ("speech_votes",)
     assert {r.step for r in record.records if r.purpose == "probe"} == {"speech_votes"}

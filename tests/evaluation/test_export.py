@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 from autowerewolf.cli import app
 from autowerewolf.evaluation.export.jsonl import decision_line
 from autowerewolf.players.records import DecisionRecord
-from autowerewolf.runner import Games
 from tests.evaluation.conftest import files_digest
+from tests.graph.graph_helpers import load_records
 
 
 def lines(path: Path) -> list[dict]:
@@ -22,11 +22,7 @@ def test_export_writes_every_game_event_and_decision(study_db: Path, tmp_path: P
     result = CliRunner().invoke(app, ["export", str(study_db), "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert files_digest(study_db) == before
-    games = Games(study_db)
-    try:
-        records = {i: games.load(i) for i in games.ids()}
-    finally:
-        games.close()
+    records = load_records(study_db)
     exported = lines(tmp_path / "games.jsonl")
     events = lines(tmp_path / "events.jsonl")
     decisions = lines(tmp_path / "decisions.jsonl")

@@ -19,7 +19,7 @@ import pytest
 from autowerewolf.evaluation.export.jsonl import public_part
 from autowerewolf.runner import Games
 from tests.fixed import HEX_SECRET
-from tests.graph.graph_helpers import assert_user_error, cli
+from tests.graph.graph_helpers import assert_user_error, cli, load_records
 from tests.web.fake_model import _Handler
 from tests.web.leaks import leaks
 
@@ -119,11 +119,7 @@ def test_the_public_part_of_chat_lines_passes_the_leak_scan(
 ) -> None:
     db, _ = played
     lines = export(db, tmp_path / "out")
-    games = Games(db)
-    try:
-        truths = {i: games.load(i).game for i in games.ids()}
-    finally:
-        games.close()
+    truths = {i: r.game for i, r in load_records(db).items()}
     for game_id, truth in truths.items():
         public = [public_part(line) for line in lines if line["game_id"] == game_id]
         assert public and leaks(public, truth, "public") == [], game_id

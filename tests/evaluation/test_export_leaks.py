@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 
 from autowerewolf.evaluation.export.jsonl import public_part
-from autowerewolf.runner import Games
 from tests.fixed import HEX_SECRET
-from tests.graph.graph_helpers import cli
+from tests.graph.graph_helpers import cli, load_records
 from tests.web.fake_model import fake_model_server
 from tests.web.leaks import leaks
 
@@ -47,11 +46,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 def test_the_public_part_of_an_export_passes_the_leak_scan(exported: tuple[Path, Path]) -> None:
     db, out = exported
-    games = Games(db)
-    try:
-        truths = {i: games.load(i).game for i in games.ids()}
-    finally:
-        games.close()
+    truths = {i: r.game for i, r in load_records(db).items()}
     by_game: dict[str, list[dict[str, Any]]] = {game: [] for game in truths}
     for name in ("games", "events", "decisions"):
         for line in lines(out / f"{name}.jsonl"):

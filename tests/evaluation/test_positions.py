@@ -31,6 +31,7 @@ from autowerewolf.rules.views import seat_view
 from autowerewolf.runner import GameRecord, Games
 from tests.evaluation.conftest import files_digest
 from tests.fixed import SECRET
+from tests.graph.graph_helpers import load_record, load_records
 
 SEED = 7_654_324  # distinctive: must never appear in what a model is shown
 DEAL = (
@@ -99,11 +100,7 @@ def test_items_hold_exactly_the_seats_view_and_nothing_hidden(hand_built: Path) 
 
 def test_answer_key_is_the_reference_seats_own_vote_and_the_true_roles(hand_built: Path) -> None:
     items = list(build_items(hand_built, Filters()))
-    games = Games(hand_built)
-    try:
-        finals = {g: games.load(g) for g in games.ids()}
-    finally:
-        games.close()
+    finals = load_records(hand_built)
     for item in items:
         key = item.answer_key
         final = finals[key.source.game_id]
@@ -140,11 +137,7 @@ def test_mvp_by_hand(hand_built: Path) -> None:
     """Good camp won. P03 and P05 each voted for the wolf P01, exiled on day 1; P05 also
     voted for the wolf P04 on day 2 (not exiled), so P05 leads on ballots at opponents.
     P06 voted for a good seat. Expected MVP: P05 (1 decisive ballot each, 2 aimed vs 1)."""
-    games = Games(hand_built)
-    try:
-        base = games.load(f"good-s{SEED}")
-    finally:
-        games.close()
+    base = load_record(hand_built, f"good-s{SEED}")
     assert base.game.winner is not None and base.game.winner.value == "good"
 
     def ballot(seat: str, day: int, target: str) -> DecisionRecord:

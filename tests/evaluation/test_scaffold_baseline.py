@@ -17,9 +17,8 @@ from autowerewolf.evaluation.tournament.fingerprint import design
 from autowerewolf.evaluation.tournament.play import run_tournament
 from autowerewolf.evaluation.tournament.results import iter_rows, tournament_names
 from autowerewolf.evaluation.tournament.schedule import plan, scaffold_plan
-from autowerewolf.runner import Games
 from tests.fixed import HEX_SECRET
-from tests.graph.graph_helpers import cli
+from tests.graph.graph_helpers import cli, load_record
 
 GAMES = 12
 CONFIG = TournamentConfig.model_validate(
@@ -82,11 +81,7 @@ def test_scaffold_games_are_filed_apart_from_the_tournament(played: Path) -> Non
     assert len(list(iter_rows(played, tournament="null"))) == GAMES
     twins = list(iter_rows(played, tournament=scaffold_name("null")))
     assert len(twins) == GAMES
-    games = Games(played, readonly=True)
-    try:
-        record = games.load(twins[0]["game_id"])
-    finally:
-        games.close()
+    record = load_record(played, twins[0]["game_id"], readonly=True)
     models = {r.model for r in record.records if r.player == "llm"}
     assert models == {RANDOM_ANSWERER}
     # A rerun plays nothing twice.

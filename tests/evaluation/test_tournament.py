@@ -20,6 +20,7 @@ from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
 from tests.fixed import HEX_SECRET, SECRET
+from tests.graph.graph_helpers import load_record
 
 CONFIG = TournamentConfig.model_validate(
     {
@@ -63,11 +64,7 @@ def test_heuristic_ranks_above_random_with_separated_intervals(
 @pytest.mark.long
 def test_every_game_records_its_contestants(played: tuple[Path, Report]) -> None:
     db, _ = played
-    games = Games(db)
-    try:
-        record = games.load("accept-00003")
-    finally:
-        games.close()
+    record = load_record(db, "accept-00003")
     assert set(record.seating.contestants.values()) <= {"heuristic", "random"}
     assert len(record.seating.contestants) == 12
 

@@ -30,6 +30,24 @@ def new_games(db: Path, context: GameContext | None = None) -> Games:
     return Games(db, create=True, context=context)
 
 
+def load_record(db: Path | str, game_id: str, readonly: bool = False) -> GameRecord:
+    """One saved game, the store closed again."""
+    games = Games(db, readonly=readonly)
+    try:
+        return games.load(game_id)
+    finally:
+        games.close()
+
+
+def load_records(db: Path | str) -> dict[str, GameRecord]:
+    """Every saved game by id, the store closed again."""
+    games = Games(db)
+    try:
+        return {game_id: games.load(game_id) for game_id in games.ids()}
+    finally:
+        games.close()
+
+
 def start_random(
     games: Games,
     game_id: str,

@@ -18,6 +18,7 @@ from tests.graph.graph_helpers import (
     BOARDS,
     assert_user_error,
     cli,
+    load_record,
     new_games,
     of_kind,
     start_random,
@@ -167,11 +168,7 @@ def test_cli_play_script_json(tmp_path: Path, script: Path) -> None:
     assert result.exit_code == 0, result.stderr
     summary = json.loads(result.stdout)
 
-    games = Games(db)
-    try:
-        record = games.load("sc-cli")
-    finally:
-        games.close()
+    record = load_record(db, "sc-cli")
     assert record.status == "finished"
     _check_scripted_night_and_day(record.events, record.records)
 

@@ -12,7 +12,14 @@ from autowerewolf.rules.random_play import play_random_game, random_action
 from autowerewolf.rules.rng import seat_seed
 from autowerewolf.runner import GameError, Games
 from tests.fixed import HEX_SECRET, SECRET
-from tests.graph.graph_helpers import assert_user_error, cli, first_option_answers, flat, new_games
+from tests.graph.graph_helpers import (
+    assert_user_error,
+    cli,
+    first_option_answers,
+    flat,
+    load_record,
+    new_games,
+)
 
 SETUP = GameSetup(secret=SECRET, board="12-A", seed=13)  # P03 is asked only a handful of times
 HUMAN = Seating(seats={"P03": "human"})
@@ -102,18 +109,10 @@ def test_cli_human_seat_resumed_with_answers(tmp_path: Path) -> None:
 
     assert_user_error(cli("resume", "hc", "--db", db), "waits for human seat(s) P03")
     # An illegal answer, or one for a seat that is not waiting: refused, the game unchanged.
-    games = Games(db)
-    try:
-        before = games.load("hc")
-    finally:
-        games.close()
+    before = load_record(db, "hc")
     assert_user_error(cli("resume", "hc", "--answer", "P03=P99", "--db", db), "not legal")
     assert_user_error(cli("resume", "hc", "--answer", "P04=P01", "--db", db), "not waiting")
-    games = Games(db)
-    try:
-        record = games.load("hc")
-    finally:
-        games.close()
+    record = load_record(db, "hc")
     assert record.game == before.game and record.interrupts == before.interrupts
 
     for _ in range(30):
@@ -123,11 +122,7 @@ def test_cli_human_seat_resumed_with_answers(tmp_path: Path) -> None:
             "--db", db,
         )  # fmt: skip
         assert result.exit_code == 0, result.stderr
-        games = Games(db)
-        try:
-            record = games.load("hc")
-        finally:
-            games.close()
+        record = load_record(db, "hc")
         if record.status != "waiting":
             break
     assert record.status == "finished"

@@ -5,8 +5,7 @@ speech, then to the one with fewer speeches today, then to the day's speaking or
 from pathlib import Path
 
 from autowerewolf.rules.events import EventKind
-from autowerewolf.runner import Games
-from tests.graph.graph_helpers import assert_user_error, cli, of_kind
+from tests.graph.graph_helpers import assert_user_error, cli, load_record, of_kind
 
 SCRIPT = """\
 board: 8-arena
@@ -41,11 +40,7 @@ def test_bid_ties_follow_the_rules_from_a_script(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     result = cli("play", "--script", script, "--db", db, "--game-id", "bids", "--narration", "off")
     assert result.exit_code == 0, result.stderr
-    games = Games(db, readonly=True)
-    try:
-        record = games.load("bids")
-    finally:
-        games.close()
+    record = load_record(db, "bids", readonly=True)
     speeches = [
         e for e in of_kind(record.events, EventKind.SPEECH, day=1) if e.value == "discussion"
     ]

@@ -26,7 +26,7 @@ from autowerewolf.runner import Games
 from autowerewolf.table import Table
 from examples.agents.external_agent import answer
 from tests.fixed import HEX_SECRET
-from tests.graph.graph_helpers import assert_user_error, cli
+from tests.graph.graph_helpers import assert_user_error, cli, load_records
 from tests.web.leaks import leaks
 
 REPO = Path(__file__).resolve().parents[2]
@@ -45,12 +45,7 @@ def cmd(mode: str, log: Path) -> str:
 
 
 def external_records(db: Path) -> tuple[list[DecisionRecord], Any]:
-    games = Games(db)
-    try:
-        (game_id,) = games.ids()
-        record = games.load(game_id)
-    finally:
-        games.close()
+    (record,) = load_records(db).values()
     assert record.status == "finished"
     return [r for r in record.records if r.player == "external"], record.game
 
@@ -143,11 +138,8 @@ def test_http_agents_play_a_batch(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.stderr
     assert "good: " in result.stdout or "wolf: " in result.stdout
     assert seen and {r["seat"] for r in seen} == {"P02", "P05"}
-    games = Games(tmp_path / "b.db")
-    try:
-        records = [r for i in games.ids() for r in games.load(i).records if r.player == "external"]
-    finally:
-        games.close()
+    played = load_records(tmp_path / "b.db").values()
+    records = [r for game in played for r in game.records if r.player == "external"]
     assert len(records) == len(seen) and all(r.valid and r.agent == url for r in records)
 
 

@@ -13,9 +13,8 @@ import pytest
 from autowerewolf.errors import SettingsError
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.rules.engine import new_game
-from autowerewolf.runner import Games
 from autowerewolf.web.lobby import parse_form, reuse_warning
-from tests.graph.graph_helpers import assert_user_error, cli
+from tests.graph.graph_helpers import assert_user_error, cli, load_record, load_records
 from tests.web.conftest import Server, running_server, sse_payloads, token_of
 
 GIVEN_SECRET = "5eed" * 8  # 32 hex digits, as the CLI's fresh secrets
@@ -51,11 +50,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, li
         args = ["--players", "random", "--board", "8-arena", "--seed", SEEDS[how], *extra]
         result = cli("play", *args, *seats, "--db", db)
         assert result.exit_code == 0, result.stderr
-    games = Games(db)
-    try:
-        configs = {i: games.load(i).game.config for i in games.ids()}
-    finally:
-        games.close()
+    configs = {i: r.game.config for i, r in load_records(db).items()}
     assert sorted(c.seed for c in configs.values()) == sorted(SEEDS.values())
     return db, {i: needles(c.seed, c.secret) for i, c in configs.items()}
 
@@ -114,11 +109,7 @@ def test_no_web_payload_of_a_spectator_holds_a_seed_or_secret(server: Server) ->
         with server.client(server.owner) as owner:
             config = owner.get(f"/aw/games/{game}").json()
         assert int(config["seed"]) == SEEDS[how]  # the owner alone sees the seed
-        games = Games(server.db)
-        try:
-            secret = games.load(game).game.config.secret
-        finally:
-            games.close()
+        secret = load_record(server.db, game).game.config.secret
         texts = spectator_payloads(server, game, token_of(links["spectator"]))
         assert len(texts) > 3
         assert found_in([game, *texts], needles(SEEDS[how], secret)) == [], how
