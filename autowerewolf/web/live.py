@@ -33,6 +33,7 @@ from autowerewolf.web.reader import GameReader, Step
 log = logging.getLogger(__name__)
 QUIET_S = 1.0  # the longest the stream may be silent before the database is checked
 SOON_S = 0.02  # the first check after the stream was heard; doubled up to QUIET_S
+CATCH_UP_S = 0.16  # quiet checks up to this one ask the status only, not the database
 
 
 async def _pump(game_id: str, queue: asyncio.Queue[StreamPart]) -> None:
@@ -140,6 +141,11 @@ async def live_messages(
             step = _step_of(part) if part is not None else None
             if step is not None and step.game.ply <= last_ply + 1:
                 new_steps = [step]
+            elif part is None and quiet <= CATCH_UP_S:
+                # Just fallen quiet: a run that reached a human's question ends so, and its
+                # status must go out at once; the read of every saved step (which grows with
+                # the game) that catches what the stream missed waits until it stays quiet.
+                continue
             else:  # quiet, a gap, an interrupt or the end of a run: read what is saved
                 latest = await asyncio.to_thread(reader.head, game_id)
                 if latest == head and step is None:

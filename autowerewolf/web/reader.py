@@ -24,7 +24,7 @@ from autowerewolf.runner import GameRecord, Games, GameStatus
 from autowerewolf.storage.stores import SqliteStore
 from autowerewolf.store import BUSY_TIMEOUT_S, serializer
 
-KEPT_GAMES = 16  # finished games whose steps stay in memory
+KEPT_GAMES = 16  # games whose newest record, and finished games whose steps, stay in memory
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,13 @@ class GameReader:
         self.games = ReadOnlyGames(db)
         self._rows: dict[str, GameRow] = {}
         self._steps: OrderedDict[str, list[Step]] = OrderedDict()
+        # The newest record read of each game, by the checkpoint it was read at: a seat's
+        # page asks its header and its question together at each turn, and a record costs
+        # a read of the whole game.
+        self._records: OrderedDict[str, tuple[tuple[str, int] | None, GameRecord | None]] = (
+            OrderedDict()
+        )
+        self._reading: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
     def close(self) -> None:
@@ -111,7 +118,28 @@ class GameReader:
         return self.games.ids()
 
     def load(self, game_id: str) -> GameRecord:
-        return self.games.load(game_id)
+        record = self.peek(game_id)
+        if record is None:
+            raise GameError(f"no game {game_id!r} in this database")
+        return record
+
+    def peek(self, game_id: str) -> GameRecord | None:
+        """`Games.peek`, read once per new checkpoint (requests that ask at once share it)."""
+        with self._lock:
+            reading = self._reading.setdefault(game_id, threading.Lock())
+        with reading:
+            head = self.head(game_id)
+            with self._lock:
+                cached = self._records.get(game_id)
+            if cached is not None and cached[0] == head:
+                return cached[1]
+            record = self.games.peek(game_id)
+            with self._lock:
+                self._records[game_id] = (head, record)
+                self._records.move_to_end(game_id)
+                if len(self._records) > KEPT_GAMES:
+                    self._records.popitem(last=False)
+            return record
 
     def row(self, game_id: str) -> GameRow:
         row = self.listed(game_id)
@@ -126,7 +154,7 @@ class GameReader:
             cached = self._rows.get(game_id)
         if cached is not None:
             return cached
-        record = self.games.peek(game_id)
+        record = self.peek(game_id)
         if record is None:
             return None
         game = record.game
