@@ -26,6 +26,7 @@ from autowerewolf.evaluation.experiments import ExperimentSpec, prepare, run_exp
 from autowerewolf.evaluation.export.jsonl import export
 from autowerewolf.evaluation.positions.items import Filters, PositionItem, build_items
 from autowerewolf.evaluation.positions.run import RunSpec, UnderTest, run_positions
+from autowerewolf.evaluation.positions.scores import block_text
 from autowerewolf.evaluation.positions.scores import summarize as summarize_positions
 from autowerewolf.evaluation.ratings.gte import gte_ratings
 from autowerewolf.evaluation.report.metrics import Aggregator
@@ -43,12 +44,7 @@ def timed(label: str, run: Callable[[], Any]) -> Any:
 
 
 def cell(block: dict[str, Any]) -> str:
-    if block["mean"] is None:
-        return "n/a"
-    return (
-        f"{block['mean']:.3f} [{block['lo']:.3f}, {block['hi']:.3f}] "
-        f"({block['n']} items, {block['games']} games; chance {block['chance']:.3f})"
-    )
+    return block_text(block, "" if block["mean"] is None else f"; chance {block['chance']:.3f}")
 
 
 def positions(

@@ -41,14 +41,10 @@ def _prices(path: Path | None) -> dict[str, Price]:
 
 
 def _cell(block: dict[str, Any]) -> str:
+    from autowerewolf.evaluation.positions.scores import block_text
     from autowerewolf.evaluation.report.cells import SMALL_MARK
 
-    if block["mean"] is None:
-        return "n/a"
-    return (
-        f"{block['mean']:.3f} [{block['lo']:.3f}, {block['hi']:.3f}] "
-        f"({block['n']} items, {block['games']} games{SMALL_MARK if block['small'] else ''})"
-    )
+    return block_text(block, SMALL_MARK if block["small"] else "")
 
 
 def _chance(block: dict[str, Any]) -> str:

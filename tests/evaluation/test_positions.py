@@ -21,7 +21,7 @@ from autowerewolf.evaluation.positions.items import (
     read_items,
     write_items,
 )
-from autowerewolf.evaluation.positions.scores import cluster_mean
+from autowerewolf.evaluation.positions.scores import block_text, cluster_mean
 from autowerewolf.evaluation.report.cells import SMALL_MARK, SMALL_NOTE
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
@@ -205,6 +205,13 @@ def test_a_summary_cell_of_few_games_is_flagged_and_keeps_a_width() -> None:
     assert few["small"] and (few["lo"], few["hi"]) == pytest.approx(wilson(6, 6))
     many = cluster_mean([1.0, 0.0] * 10, [f"g{i}" for i in range(MIN_GAMES)] * 2, [0.2] * 20)
     assert not many["small"] and many["games"] == MIN_GAMES
+
+
+def test_a_summary_cell_reads_as_mean_interval_items_and_games() -> None:
+    block = cluster_mean([1.0] * 6, [f"g{i}" for i in range(6)], [0.2] * 6)
+    lo, hi = wilson(6, 6)
+    assert block_text(block, "*") == f"1.000 [{lo:.3f}, {hi:.3f}] (6 items, 6 games*)"
+    assert block_text(cluster_mean([], [], [])) == "n/a"
 
 
 @pytest.mark.long  # building the items of 24 games takes ~10 s on a loaded machine

@@ -96,6 +96,17 @@ def cluster_mean(
     }
 
 
+def block_text(block: Mapping[str, Any], after_games: str = "") -> str:
+    """A `cluster_mean` block on one line: the mean, its interval, how many items and games
+    (then `after_games`); n/a for a block without items."""
+    if block["mean"] is None:
+        return "n/a"
+    return (
+        f"{block['mean']:.3f} [{block['lo']:.3f}, {block['hi']:.3f}] "
+        f"({block['n']} items, {block['games']} games{after_games})"
+    )
+
+
 def game_of(item: PositionItem) -> str:
     source = item.answer_key.source
     return f"{source.database}:{source.game_id}"
