@@ -6,10 +6,8 @@ leak scan, and the filters keep what they name."""
 import io
 import json
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +16,7 @@ import pytest
 
 from autowerewolf.evaluation.export.jsonl import public_part
 from autowerewolf.runner import Games
+from tests.fakes.http import serving
 from tests.fixed import HEX_SECRET
 from tests.graph.graph_helpers import assert_user_error, cli, load_records
 from tests.web.fake_model import _Handler
@@ -42,13 +41,8 @@ def recording_model() -> Iterator[tuple[str, list[tuple[str, str]]]]:
             self.rfile = io.BytesIO(body)
             super().do_POST()
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Recording)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1", sent
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(Recording) as url:
+        yield url, sent
 
 
 def read(path: Path) -> list[dict[str, Any]]:

@@ -1,12 +1,15 @@
 """Local HTTP fakes: a handler class served on 127.0.0.1, its JSON answers, and the body of
-an OpenAI-compatible chat completion."""
+an OpenAI-compatible chat completion (one that fills the request's answer schema)."""
 
 import json
+import random
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from autowerewolf.backends.simulated import fill
 
 
 @contextmanager
@@ -20,6 +23,16 @@ def serving(handler: type[BaseHTTPRequestHandler], path: str = "/v1") -> Iterato
     finally:
         server.shutdown()
         server.server_close()
+
+
+class QuietHandler(BaseHTTPRequestHandler):
+    """A handler that keeps the test's terminal free of request lines."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def json_body(self) -> Any:
+        return json.loads(self.rfile.read(int(self.headers["Content-Length"])))
 
 
 def send_json(
@@ -61,3 +74,9 @@ def completion(
             },
         }
     ).encode()
+
+
+def filled_completion(request: dict[str, Any], rng: random.Random) -> bytes:
+    """A completion whose content fills the request's answer schema, drawn from `rng`."""
+    content = json.dumps(fill(response_schema(request), rng))
+    return completion({"role": "assistant", "content": content})

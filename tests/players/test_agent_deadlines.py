@@ -9,7 +9,6 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from autowerewolf.players.external import ExternalAgent
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.players.seating import Seating
 from autowerewolf.table import Table
-from tests.fakes.http import serving
+from tests.fakes.http import QuietHandler, serving
 from tests.fixed import HEX_SECRET
 from tests.graph.graph_helpers import cli
 from tests.players.test_external_agents import external_records
@@ -122,9 +121,9 @@ def trickling_server(seconds: float) -> Iterator[str]:
     """An endpoint that sends its answer's headers at once and then its body a byte at a
     time over `seconds`: no single read waits long, the whole answer does."""
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         def do_POST(self) -> None:
-            self.rfile.read(int(self.headers["Content-Length"]))
+            self.json_body()
             body = json.dumps({"option": "none"}).encode()
             self.send_response(200)
             self.send_header("Content-Length", str(len(body)))
@@ -136,9 +135,6 @@ def trickling_server(seconds: float) -> Iterator[str]:
                 except (BrokenPipeError, ConnectionResetError):
                     return  # the client left at its deadline
                 time.sleep(seconds / len(body))
-
-        def log_message(self, *args: object) -> None:
-            pass
 
     with serving(Handler, "/agent") as url:
         yield url

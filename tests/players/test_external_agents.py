@@ -5,11 +5,9 @@ answers garbage costs counted fallbacks, never the game."""
 
 import json
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +23,7 @@ from autowerewolf.rules.steps import STEPS, effect_of, steps_where
 from autowerewolf.runner import Games
 from autowerewolf.table import Table
 from examples.agents.external_agent import answer
+from tests.fakes.http import QuietHandler, serving
 from tests.fixed import HEX_SECRET
 from tests.graph.graph_helpers import assert_user_error, cli, load_records
 from tests.web.leaks import leaks
@@ -104,9 +103,9 @@ def test_a_slow_agent_and_a_garbage_agent_cost_counted_fallbacks(tmp_path: Path)
 def agent_server(mode: str = "normal") -> Iterator[tuple[str, list[dict[str, Any]]]]:
     seen: list[dict[str, Any]] = []
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         def do_POST(self) -> None:
-            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            request = self.json_body()
             seen.append(request)
             if mode == "slow" and len(seen) == 1:
                 time.sleep(2.5)
@@ -118,16 +117,8 @@ def agent_server(mode: str = "normal") -> Iterator[tuple[str, list[dict[str, Any
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/agent", seen
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(Handler, "/agent") as url:
+        yield url, seen
 
 
 def test_http_agents_play_a_batch(tmp_path: Path) -> None:

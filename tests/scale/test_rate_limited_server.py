@@ -3,21 +3,18 @@ answers 429 with Retry-After above its rate): the 429s cut the adaptive limit, t
 stays busy near its rate, and no game fails."""
 
 import asyncio
-import json
 import random
 import threading
 import time
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from autowerewolf.backends.config import PlayerModels
-from autowerewolf.backends.simulated import fill
 from autowerewolf.batch.adaptive import AdaptiveLimit
 from autowerewolf.batch.runner import BatchGame, BatchStats, Runner, play_all
 from autowerewolf.players.seating import Seating
@@ -25,7 +22,7 @@ from autowerewolf.rules.config import GameSetup
 from autowerewolf.storage.async_savers import async_saver
 from autowerewolf.storage.stores import open_store
 from autowerewolf.storage.target import database
-from tests.fakes.http import completion, response_schema, send_json, serving
+from tests.fakes.http import QuietHandler, filled_completion, send_json, serving
 from tests.fixed import HEX_SECRET
 
 RATE_PER_S = 10
@@ -59,19 +56,15 @@ class RateLimited:
 
 @contextmanager
 def rate_limited_server(seen: RateLimited) -> Iterator[str]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
+    class Handler(QuietHandler):
         def do_POST(self) -> None:
-            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            request = self.json_body()
             if not seen.admit():
                 refused = b'{"error": {"message": "rate limited"}}'
                 send_json(self, refused, 429, Retry_After="0.3")
                 return
             time.sleep(SERVER_LATENCY_S)
-            content = json.dumps(fill(response_schema(request), random.Random(0)))
-            send_json(self, completion({"role": "assistant", "content": content}))
+            send_json(self, filled_completion(request, random.Random(0)))
 
     with serving(Handler) as url:
         yield url

@@ -11,20 +11,18 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from autowerewolf.backends.simulated import fill
 from autowerewolf.evaluation.report.build import build_report
 from autowerewolf.evaluation.report.validity import ALL_STEPS
 from autowerewolf.evaluation.tournament.config import TournamentConfig
 from autowerewolf.evaluation.tournament.play import run_tournament
 from autowerewolf.evaluation.tournament.results import iter_rows
 from autowerewolf.runner import Games
-from tests.fakes.http import completion, response_schema, send_json, serving
+from tests.fakes.http import QuietHandler, filled_completion, send_json, serving
 from tests.fixed import HEX_SECRET
 
 TIMEOUT_S = 0.3
@@ -47,19 +45,15 @@ class Late:
 
 @contextmanager
 def slow_now_and_then(seen: Late) -> Iterator[str]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
+    class Handler(QuietHandler):
         def do_POST(self) -> None:
-            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            request = self.json_body()
             if seen.is_late():
                 time.sleep(TIMEOUT_S * 3)
             # Seeded by the request: the same questions get the same answers in any call order.
             digest = hashlib.sha256(json.dumps(request["messages"]).encode()).digest()
-            content = json.dumps(fill(response_schema(request), random.Random(digest)))
             with suppress(OSError):  # the client gave up on a late answer
-                send_json(self, completion({"role": "assistant", "content": content}))
+                send_json(self, filled_completion(request, random.Random(digest)))
 
     with serving(Handler) as url:
         yield url
