@@ -88,6 +88,20 @@ def foreign_database(path: Path) -> None:
     conn.close()
 
 
+def not_a_database(db: Path, kind: str) -> None:
+    """Put at `db` what a reader refuses as no game database: another program's SQLite
+    file (`foreign`), an `empty` file, a `text` file or a `directory`."""
+    if kind == "foreign":
+        foreign_database(db)
+    elif kind == "empty":
+        db.touch()
+    elif kind == "text":
+        db.write_text("not a database\n", encoding="utf-8")
+    else:
+        assert kind == "directory", kind
+        db.mkdir()
+
+
 def error_line(result: Result) -> str:
     assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
     lines = result.stderr.strip().splitlines()

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .helpers import CRASHED_WRITER, FileState, cli, foreign_database, problems
+from .helpers import CRASHED_WRITER, FileState, cli, not_a_database, problems
 from .sweep_cases import EXTRA_FILES, SETTINGS_FILES, Case, bad_invocations, database_runs
 
 
@@ -76,12 +76,8 @@ class Workspace:
             return path
         if kind == "waiting":
             shutil.copyfile(self.waiting, db)
-        elif kind == "foreign":
-            foreign_database(db)
-        elif kind == "empty":
-            db.touch()
-        elif kind == "text":
-            db.write_text("not a database\n", encoding="utf-8")
+        elif kind in ("foreign", "empty", "text"):
+            not_a_database(db, kind)
         elif kind == "damaged":
             db.write_bytes(damaged(self.good.read_bytes(), int(detail)))
         elif kind == "headeronly":

@@ -21,7 +21,7 @@ from .helpers import (
     FileState,
     cli,
     error_line,
-    foreign_database,
+    not_a_database,
     reader_args,
 )
 
@@ -52,14 +52,7 @@ def test_report_writes_only_its_output(played_two_kinds: Path, tmp_path: Path) -
 @pytest.mark.parametrize("kind", ["foreign", "empty", "text", "directory"])
 def test_readers_refuse_what_is_not_a_game_database(tmp_path: Path, kind: str) -> None:
     db = tmp_path / "games.db"
-    if kind == "foreign":
-        foreign_database(db)
-    elif kind == "empty":
-        db.touch()
-    elif kind == "text":
-        db.write_text("not a database\n", encoding="utf-8")
-    else:
-        db.mkdir()
+    not_a_database(db, kind)
     before = FileState.of(db) if db.is_file() else None
     expected = {"foreign": "not a game database (it holds notes)", "empty": "is empty",
                 "text": "not a SQLite database", "directory": "is a directory"}  # fmt: skip
