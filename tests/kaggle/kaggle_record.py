@@ -156,7 +156,8 @@ def record(seed: int, agent: str = "random") -> dict[str, Any]:
     return from_history(env, decided, seed, agent)
 
 
-def _night(n: int) -> dict[str, Any]:
+def empty_night(n: int) -> dict[str, Any]:
+    """Night `n` of a record before anything of it is read (both engines' records)."""
     return {
         "night": n,
         "wolf_order": [],
@@ -197,7 +198,7 @@ def from_history(env: Any, decided: list[dict[str, Any]], seed: int, agent: str)
     for entry in (e for day in sorted(state.history) for e in state.history[day]):
         data, name = entry.data, entry.event_name
         at_night = entry.phase == Phase.NIGHT
-        night = nights.setdefault(entry.day + 1, _night(entry.day + 1)) if at_night else None
+        night = nights.setdefault(entry.day + 1, empty_night(entry.day + 1)) if at_night else None
         day = days.setdefault(entry.day, _day(entry.day)) if not at_night else None
         if name == EventName.VOTE_ORDER:
             order = list(data.vote_order_of_player_ids)

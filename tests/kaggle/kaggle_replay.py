@@ -23,6 +23,7 @@ from autowerewolf.rules.decisions import Action
 from autowerewolf.rules.engine import apply, is_terminal, new_game, pending_decision, returns
 from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.rules.state import Cause, GameState
+from tests.kaggle.kaggle_record import empty_night
 
 HOW = {"plurality": "plurality", "tie_broken": "tie", "all_abstained": "all_abstained"}
 
@@ -126,19 +127,7 @@ def read_back(state: GameState, events: list[Event], game: dict[str, Any]) -> di
         n = e.day
         night = nights.get(n)
         if e.kind is EventKind.WOLF_PROPOSAL:
-            night = nights.setdefault(
-                n,
-                {
-                    "night": n,
-                    "wolf_order": [],
-                    "proposals": [],
-                    "guard": None,
-                    "seer": None,
-                    "vote": None,
-                    "saved": None,
-                    "died": None,
-                },
-            )
+            night = nights.setdefault(n, empty_night(n))
             night["wolf_order"].append(e.actor)
             night["proposals"].append([e.actor, e.target])
         elif e.kind is EventKind.WOLF_TARGET and night is not None:
