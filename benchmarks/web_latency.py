@@ -3,7 +3,8 @@
 between; for every answer whose next question comes on the same day or night (the key's
 `d<N>`/`n<N>` prefix), the time from clicking Send to that question on the page. Median
 and p90 over at least `--answers` answers (goal: p90 at most 0.3 s). `--screens DIR` saves
-the seat's question, role card, death notice and ending as PNGs.
+the seat's question, role card, death notice and ending, and the spectator's page of the
+finished game (its night summary and timeline), as PNGs.
 
     python benchmarks/web_latency.py --answers 15 --screens /tmp/screens
 
@@ -40,7 +41,9 @@ def same_day_latencies(
     made = server.create(
         {"seed": seed, "secret": HEX_SECRET, "default": "random", "seats": {"P01": "human"}}
     )
-    tab = open_tab(browser, server, dict(made["links"])["P01"])  # type: ignore[arg-type]
+    links = dict(made["links"])  # type: ignore[arg-type]
+    spectator = open_tab(browser, server, links["spectator"]) if screens is not None else None
+    tab = open_tab(browser, server, links["P01"])
     page, took = tab.page, []
     page.wait_for_selector("#decision", timeout=60_000)
     _shot(page, screens, "#seat-panel", "question.png")
@@ -66,6 +69,11 @@ def same_day_latencies(
     page.wait_for_selector("#ending", timeout=60_000)
     _shot(page, screens, "#seat-panel", "ending.png")
     tab.close()
+    if spectator is not None and screens is not None:
+        spectator.page.wait_for_selector("#winner", timeout=60_000)
+        spectator.page.screenshot(path=str(screens / "spectator.png"), full_page=True)
+        _shot(spectator.page, screens, "#night-summary", "night-summary.png")
+        spectator.close()
     return took
 
 
