@@ -2,7 +2,8 @@
 verifiers environment without a model: it answers each question with a seeded random
 choice among the ones its prompt lists ("Choices: ..."), as the JSON object the
 environment asks for, after `--latency` seconds; with `--invalid-every N` every N-th
-answer is prose, which the environment counts as invalid.
+answer is prose, which the environment counts as invalid. A request with `"stream": true`
+(verifiers 0.4's chat harness always streams) is answered as server-sent events.
 
 Usage: python examples/train/simulated_server.py [--port 8642] [--latency 0] [--invalid-every 0]
 """
@@ -37,7 +38,7 @@ def make_server(port: int, latency_s: float = 0.0, invalid_every: int = 0) -> Th
         def do_POST(self) -> None:
             request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             last = request["messages"][-1]["content"]
-            prompt = last if isinstance(last, str) else ""
+            prompt = last if isinstance(last, str) else "".join(p.get("text", "") for p in last)
             with lock:
                 calls[0] += 1
                 number = calls[0]
@@ -51,19 +52,40 @@ def make_server(port: int, latency_s: float = 0.0, invalid_every: int = 0) -> Th
                 answer = {"reasoning": "A simulated hunch.", "choice": choice,
                           "speech": "I am watching the votes.", "message": "This one."}  # fmt: skip
                 content = json.dumps(answer)
+            usage = {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(content) // 4,
+                     "total_tokens": (len(prompt) + len(content)) // 4}  # fmt: skip
+            head = {"id": f"sim-{number}", "created": int(time.time()),
+                    "model": request.get("model", "simulated")}  # fmt: skip
+            if request.get("stream"):
+                self._stream(head, content, usage)
+                return
             body = json.dumps({
-                "id": f"sim-{number}", "object": "chat.completion", "created": int(time.time()),
-                "model": request.get("model", "simulated"),
+                **head, "object": "chat.completion", "usage": usage,
                 "choices": [{"index": 0, "finish_reason": "stop",
                              "message": {"role": "assistant", "content": content}}],
-                "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(content) // 4,
-                          "total_tokens": (len(prompt) + len(content)) // 4},
             }).encode()  # fmt: skip
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+
+        def _stream(self, head: dict[str, Any], content: str, usage: dict[str, int]) -> None:
+            """The answer as OpenAI's chunks: the message, its end, the usage, [DONE]."""
+            chunk = {**head, "object": "chat.completion.chunk"}
+            deltas = [
+                {"index": 0, "delta": {"role": "assistant", "content": content},
+                 "finish_reason": None},
+                {"index": 0, "delta": {}, "finish_reason": "stop"},
+            ]  # fmt: skip
+            events = [{**chunk, "choices": [d]} for d in deltas]
+            events.append({**chunk, "choices": [], "usage": usage})
+            body = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(body.encode())))
+            self.end_headers()
+            self.wfile.write(body.encode())
 
         def log_message(self, *args: Any) -> None:
             pass

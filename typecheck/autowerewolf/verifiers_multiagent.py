@@ -1,0 +1,1 @@
+../../autowerewolf/verifiers_multiagent.py
