@@ -1,9 +1,11 @@
 """A small heuristic-vs-random tournament shared by the studies' tests (positions,
-experiments, GTE, export). Tests that read it must leave it byte-identical."""
+experiments, GTE, export), and the builder of such tournaments. Tests that read it must
+leave it byte-identical."""
 
 import hashlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,20 +13,28 @@ from autowerewolf.evaluation.tournament.config import TournamentConfig
 from autowerewolf.evaluation.tournament.play import run_tournament
 from tests.fixed import HEX_SECRET
 
-STUDY = TournamentConfig.model_validate(
-    {
-        "name": "study",
-        "games": 24,
-        "seed": 5,
-        # A fixed secret: the same games in every run, so what the studies find is stable.
-        "secret": HEX_SECRET,
-        "concurrency": 2,
-        "contestants": [
-            {"name": "heuristic", "kind": "heuristic"},
-            {"name": "random", "kind": "random"},
-        ],
-    }
-)
+
+def heuristic_vs_random(name: str, games: int, seed: int, **fields: Any) -> TournamentConfig:
+    """The heuristic player against the random one, two games at once, on a fixed secret:
+    the same games in every run, so what a test finds is stable. `fields` add to the
+    config's."""
+    return TournamentConfig.model_validate(
+        {
+            "name": name,
+            "games": games,
+            "seed": seed,
+            "secret": HEX_SECRET,
+            "concurrency": 2,
+            "contestants": [
+                {"name": "heuristic", "kind": "heuristic"},
+                {"name": "random", "kind": "random"},
+            ],
+            **fields,
+        }
+    )
+
+
+STUDY = heuristic_vs_random("study", 24, 5)
 
 
 def files_digest(db: Path) -> dict[str, str]:

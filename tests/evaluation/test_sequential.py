@@ -18,7 +18,7 @@ from autowerewolf.evaluation.tournament.sequential import (
     look_sizes,
     run_sequential,
 )
-from tests.fixed import HEX_SECRET
+from tests.evaluation.conftest import heuristic_vs_random
 
 
 def test_the_confidence_sequence_covers_the_mean_and_narrows() -> None:
@@ -59,20 +59,7 @@ def test_a_look_decides_by_zero_or_by_the_margin() -> None:
 
 
 def _config(games: int, stop: StopRule | None = None) -> TournamentConfig:
-    return TournamentConfig.model_validate(
-        {
-            "name": "seq",
-            "games": games,
-            "seed": 3,
-            "secret": HEX_SECRET,
-            "concurrency": 2,
-            "contestants": [
-                {"name": "heuristic", "kind": "heuristic"},
-                {"name": "random", "kind": "random"},
-            ],
-            "stop": stop.model_dump() if stop else None,
-        }
-    )
+    return heuristic_vs_random("seq", games, 3, stop=stop.model_dump() if stop else None)
 
 
 def test_looks_fall_at_block_ends() -> None:

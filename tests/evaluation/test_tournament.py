@@ -13,28 +13,16 @@ from typer.testing import CliRunner
 
 from autowerewolf.cli import app
 from autowerewolf.evaluation.report.build import Report, build_report
-from autowerewolf.evaluation.tournament.config import TournamentConfig
 from autowerewolf.evaluation.tournament.play import pending, run_tournament
 from autowerewolf.evaluation.tournament.results import iter_rows
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
-from tests.fixed import HEX_SECRET, SECRET
+from tests.evaluation.conftest import heuristic_vs_random
+from tests.fixed import SECRET
 from tests.graph.graph_helpers import load_record
 
-CONFIG = TournamentConfig.model_validate(
-    {
-        "name": "accept",
-        "games": 48,
-        "seed": 11,
-        "secret": HEX_SECRET,  # the same games every run: a stable finding
-        "concurrency": 2,
-        "contestants": [
-            {"name": "heuristic", "kind": "heuristic"},
-            {"name": "random", "kind": "random"},
-        ],
-    }
-)
+CONFIG = heuristic_vs_random("accept", 48, 11)
 
 
 @pytest.fixture(scope="module")
