@@ -2,6 +2,7 @@
 and its role, in words, and the parts of role and decision wording that follow the flags."""
 
 from collections import Counter
+from collections.abc import Callable
 
 from autowerewolf.prompts.texts import read_text, read_yaml
 from autowerewolf.rules.roles import Role, on_wolf_side
@@ -35,16 +36,25 @@ _DISCUSSION = {
     ),
 }
 _TIMES = {1: "once", 2: "twice"}
+# Each Guard limit a flag sets: whether it holds, its words in the table's rules (of the
+# Guard) and in the Guard's own instructions (to him).
+_GUARD_LIMITS: tuple[tuple[Callable[[Variants], bool], str, str], ...] = (
+    (
+        lambda f: f.guard_no_repeat,
+        "never the same one twice running",
+        ", never the same player two nights running",
+    ),
+    (lambda f: not f.guard_can_self_guard, "never himself", ", never yourself"),
+    (
+        lambda f: f.guard_told_of_save,
+        "he is told when it saves the victim",
+        "; you are told when your protection saves the wolves' victim",
+    ),
+)
 
 
 def _night_roles(flags: Variants) -> dict[Role, str]:
-    guard = []
-    if flags.guard_no_repeat:
-        guard.append("never the same one twice running")
-    if not flags.guard_can_self_guard:
-        guard.append("never himself")
-    if flags.guard_told_of_save:
-        guard.append("he is told when it saves the victim")
+    guard = [of_him for holds, of_him, _ in _GUARD_LIMITS if holds(flags)]
     seer = (
         "the Seer learns one player's role"
         if flags.seer_result is SeerResult.ROLE
@@ -63,12 +73,7 @@ def fragments(rules: TableRules) -> dict[str, str]:
     flags = rules.variants
     witch = Role.WITCH in rules.roles
     guard = [" (not from poison)"] if witch else []
-    if flags.guard_no_repeat:
-        guard.append(", never the same player two nights running")
-    if not flags.guard_can_self_guard:
-        guard.append(", never yourself")
-    if flags.guard_told_of_save:
-        guard.append("; you are told when your protection saves the wolves' victim")
+    guard += [to_him for holds, _, to_him in _GUARD_LIMITS if holds(flags)]
     role = flags.seer_result is SeerResult.ROLE
     return {
         "seer_learns": "one player's role" if role else "whether one player is a wolf or good",
