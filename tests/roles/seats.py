@@ -16,26 +16,10 @@ from autowerewolf.rules.engine import new_game
 from autowerewolf.rules.events import Event, EventKind
 from autowerewolf.rules.random_play import play_random_game
 from autowerewolf.rules.roles import Role
-from autowerewolf.runner import GameRecord, Games
+from autowerewolf.runner import GameRecord
 from tests.fakes.chat import legal_json
 from tests.fixed import HEX_SECRET
-from tests.graph.graph_helpers import cli
-
-
-def load_all(db: Path) -> list[GameRecord]:
-    games = Games(db)
-    try:
-        return [games.load(i) for i in games.ids()]
-    finally:
-        games.close()
-
-
-def load(db: Path, game_id: str) -> GameRecord:
-    games = Games(db)
-    try:
-        return games.load(game_id)
-    finally:
-        games.close()
+from tests.graph.graph_helpers import cli, load_record, load_records
 
 
 def random_powers(board: str, kind: EventKind, seeds: int) -> list[Event]:
@@ -70,7 +54,7 @@ def scripted_game(board: str, deal: list[str], decisions: dict[str, Any], tmp: P
     db = tmp / "s.db"
     played = cli("play", "--script", path, "--game-id", "s", "--db", db)
     assert played.exit_code == 0, played.stderr
-    record = load(db, "s")
+    record = load_record(db, "s")
     assert record.game.is_over
     return record
 
@@ -87,7 +71,7 @@ def batch_export_report(board: str, players: str, games: int, tmp: Path) -> list
     assert played.exit_code == 0, played.stderr
     exported = cli("export", db, "--out", tmp / "export")
     assert exported.exit_code == 0, exported.stderr
-    records = load_all(db)
+    records = list(load_records(db).values())
     lines = (tmp / "export" / "events.jsonl").read_text().splitlines()
     assert len(lines) == sum(len(r.events) for r in records)
     reported = cli("report", db, "--out", tmp / "report", "--no-gte")
@@ -111,7 +95,7 @@ def human_game(
         "--seat", f"{seat}=human", "--game-id", "h", "--db", db,
     )  # fmt: skip
     assert started.exit_code == 0, started.stderr
-    record = load(db, "h")
+    record = load_record(db, "h")
     for _ in range(200):
         if record.status != "waiting":
             break
@@ -121,7 +105,7 @@ def human_game(
             "--db", db,
         )  # fmt: skip
         assert resumed.exit_code == 0, resumed.stderr
-        record = load(db, "h")
+        record = load_record(db, "h")
     assert record.status == "finished"
     return record
 

@@ -1,29 +1,12 @@
-"""The White Wolf King (docs/rules.md §12) plays to the end on 12-W with every kind of seat:
-random, heuristic (when the lone Seer claimant names him or a fellow wolf, he explodes and
-takes her), scripted,
-an LLM on the fake server, a human answering through the CLI, the PettingZoo environment, and
-the export and report of the games."""
+"""The White Wolf King (docs/rules.md §12) plays to the end on 12-W with random, heuristic
+(when the lone Seer claimant names him or a fellow wolf, he explodes and takes her) and
+scripted seats, and the export and report of the games; his LLM, human and PettingZoo games
+are tests/roles/test_power_seats.py's."""
 
 from pathlib import Path
 
-from autowerewolf.prompts.table_rules import system_prompt
 from autowerewolf.rules.events import EventKind
-from autowerewolf.rules.roles import Role
-from autowerewolf.rules.views import seat_view
-from tests.fakes.chat import FakeChatModel
-from tests.fixed import HEX_SECRET
-from tests.players.test_llm_player import play_llm_game
-from tests.roles.seats import (
-    batch_export_report,
-    env_game,
-    heuristic_powers,
-    human_game,
-    llm_preferring,
-    preferring,
-    random_powers,
-    scripted_game,
-    seat_of_role,
-)
+from tests.roles.seats import batch_export_report, heuristic_powers, random_powers, scripted_game
 
 BOARD = "12-W"
 
@@ -42,17 +25,6 @@ def test_heuristic_king_takes_the_lone_seer_claimant(tmp_path: Path) -> None:
     assert takes > 0
 
 
-def test_llm_king_reads_the_take_and_explodes() -> None:
-    fake = FakeChatModel(llm_preferring("explode"))
-    out = play_llm_game(fake, seed=4, board=BOARD)
-    assert out["game"].is_over
-    assert all(r.valid and not r.fallback for r in out["records"])
-    assert any("As the White Wolf King you then name one player" in p for p in fake.prompts)
-    king = next(s.id for s in out["game"].seats if s.role is Role.WHITE_WOLF_KING)
-    rules = system_prompt(seat_view(out["game"], out["events"], king))
-    assert "The White Wolf King is a werewolf who, when he self-explodes, may take" in rules
-
-
 def test_a_script_explodes_the_king_taking_the_seer(tmp_path: Path) -> None:
     deal = ["white_wolf_king"] + ["werewolf"] * 3 + ["villager"] * 4
     deal += ["seer", "witch", "hunter", "guard"]
@@ -64,15 +36,3 @@ def test_a_script_explodes_the_king_taking_the_seer(tmp_path: Path) -> None:
     record = scripted_game(BOARD, deal, decisions, tmp_path)
     (take,) = [e for e in record.events if e.kind is EventKind.WOLF_KING_TAKE]
     assert (take.day, take.actor, take.target) == (1, "P01", "P09")
-
-
-def test_a_human_king_explodes_through_the_cli(tmp_path: Path) -> None:
-    seed = 1
-    king = seat_of_role(BOARD, seed, HEX_SECRET, Role.WHITE_WOLF_KING)
-    record = human_game(BOARD, seed, HEX_SECRET, king, preferring("explode"), tmp_path)
-    assert [e.actor for e in record.events if e.kind is EventKind.WOLF_KING_TAKE] == [king]
-
-
-def test_the_environment_plays_a_king_game_with_a_take() -> None:
-    events = env_game(BOARD, 3, "explode")
-    assert [e for e in events if e.kind is EventKind.WOLF_KING_TAKE]
