@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from autowerewolf.cli import app
@@ -202,3 +203,11 @@ def test_rows_of_version_3_still_report_without_chance_levels(
     assert heuristic["irp_ballot"]["chance"] is None
     assert heuristic["blunders"]["overall"]["chance"] is None
     assert heuristic["win"]["chance"] is not None  # outcomes need no options
+
+
+def test_tournament_and_contestant_names_keep_to_a_portable_alphabet() -> None:
+    with pytest.raises(ValidationError, match=r"tournament name 'a/b' may only use letters"):
+        heuristic_vs_random("a/b", 2, 1)
+    odd = [{"name": "x y", "kind": "random"}, {"name": "y", "kind": "random"}]
+    with pytest.raises(ValidationError, match=r"contestant name 'x y' may only use letters"):
+        heuristic_vs_random("ok", 2, 1, contestants=odd)

@@ -2,9 +2,17 @@
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from autowerewolf.backends.config import ModelOverride, PlayerModels
 from autowerewolf.errors import settings_error
@@ -36,17 +44,21 @@ class Price(BaseModel):
     cached: float | None = Field(None, ge=0, description="Cached input; defaults to `input`.")
 
 
-def safe_name(value: str, what: str) -> str:
-    """Names become game ids and file names: keep them to a portable alphabet."""
-    if not NAME_PATTERN.fullmatch(value):
-        raise ValueError(f"{what} name {value!r} may only use letters, digits, _ . -")
-    return value
+def safe_name(what: str) -> AfterValidator:
+    """Names become game ids and file names: a `what`'s name keeps to a portable alphabet."""
+
+    def check(value: str) -> str:
+        if not NAME_PATTERN.fullmatch(value):
+            raise ValueError(f"{what} name {value!r} may only use letters, digits, _ . -")
+        return value
+
+    return AfterValidator(check)
 
 
 class Contestant(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str
+    name: Annotated[str, safe_name("contestant")]
     kind: ContestantKind
     model: ModelOverride | None = Field(
         None, description="LLM only: override applied to this contestant's seats."
@@ -57,11 +69,6 @@ class Contestant(BaseModel):
     @classmethod
     def _known_agent(cls, value: str) -> str:
         return check_agent(value)
-
-    @field_validator("name")
-    @classmethod
-    def _safe_name(cls, value: str) -> str:
-        return safe_name(value, "contestant")
 
     @model_validator(mode="after")
     def _model_only_for_llm(self) -> "Contestant":
@@ -99,7 +106,7 @@ class StopRule(BaseModel):
 class TournamentConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str
+    name: Annotated[str, safe_name("tournament")]
     contestants: list[Contestant] = Field(min_length=2)
     board: str = "12-A"
     variants: dict[str, Any] = {}
@@ -158,11 +165,6 @@ class TournamentConfig(BaseModel):
     @classmethod
     def _known_probes(cls, names: list[str]) -> list[str]:
         return list(check_probes(names))
-
-    @field_validator("name")
-    @classmethod
-    def _safe_name(cls, value: str) -> str:
-        return safe_name(value, "tournament")
 
     @model_validator(mode="after")
     def _unique_names(self) -> "TournamentConfig":
