@@ -127,3 +127,40 @@ def test_vf_eval_plays_every_seat_as_an_agent_with_its_own_reward(tmp_path: Path
     assert trainable_flags == {True, False}
     seat_records = [t["info"]["werewolf"] for e in episodes for t in e["traces"]]
     assert any(r["invalid"] > 0 for r in seat_records)  # every fifth answer was prose
+
+
+class Interaction:
+    """Stands in for verifiers' `Interaction`: records each turn's message; the run ends
+    (a terminated segment, as a turn limit or a model error gives) at turn `ends_at`."""
+
+    def __init__(self, ends_at: int) -> None:
+        self.sent: list[str] = []
+        self.ends_at = ends_at
+
+    async def turn(self, message: str) -> Any:
+        from verifiers.v1 import AssistantMessage, Segment
+
+        self.sent.append(message)
+        if len(self.sent) >= self.ends_at:
+            return Segment(messages=[], terminated=True)
+        return Segment(messages=[AssistantMessage(content='{"choice": "abstain"}')])
+
+
+def test_a_seat_whose_run_ended_is_asked_no_more_and_its_notes_lead_its_next_message() -> None:
+    import asyncio
+
+    from autowerewolf.verifiers_multiagent import SeatRun
+
+    interaction = Interaction(ends_at=2)
+    run = SeatRun(interaction)
+    note = "That answer was invalid (x); abstain was played for you."
+
+    async def ask_three() -> list[str]:
+        first = await run.ask("Q1")
+        run.notes = [note]
+        return [first, await run.ask("Q2"), await run.ask("Q3")]
+
+    replies = asyncio.run(ask_three())
+    assert replies == ['{"choice": "abstain"}', "", ""]
+    assert interaction.sent == ["Q1", f"{note}\n\nQ2"]
+    assert run.over and run.notes == []
