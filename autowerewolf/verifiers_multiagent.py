@@ -211,7 +211,7 @@ def load_environment(
     invalid_penalty: float = 0.5,
     **agents: Any,
 ) -> Any:
-    """The environment `vf-eval autowerewolf.verifiers_multiagent` runs, built in Python:
+    """The environment `python -m autowerewolf.verifiers_multiagent` runs, built in Python:
     games of seeds seed_start.. on `board`; `agents` overrides a seat's agent config
     (`p03={"model": "other"}`)."""
     taskset = {"id": TASKSET_ID, "board": board, "variants": dict(variants or {}),
