@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 from typer.testing import CliRunner
 
 from autowerewolf.backends.config import PlayerModels
@@ -42,14 +43,21 @@ def test_the_async_path_plays_the_same_game_as_the_sync_path() -> None:
     assert fingerprint(values) == uninterrupted(4, "llm")
 
 
+def random_batch(db: Path, *options: str) -> Result:
+    """`batch` plays six random games into `db` with `options`; each must be the game played
+    alone."""
+    args = ["batch", "--games", "6", "--players", "random", "--db", str(db), *options,
+            "--secret", HEX_SECRET]  # fmt: skip
+    played = cli.invoke(app, args)
+    assert played.exit_code == 0, played.output
+    assert differing(db, range(6), "random", "batch") == []
+    return played
+
+
 def test_batch_plays_then_skips_finished_games(tmp_path: Path) -> None:
     db = tmp_path / "b.db"
-    args = ["batch", "--games", "6", "--players", "random", "--db", str(db), "--concurrency", "3",
-            "--secret", HEX_SECRET]  # fmt: skip
-    first = cli.invoke(app, args)
-    assert first.exit_code == 0, first.output
-    assert differing(db, range(6), "random", "batch") == []
-    again = cli.invoke(app, args)
+    random_batch(db, "--concurrency", "3")
+    again = random_batch(db, "--concurrency", "3")
     assert "already finished: 6" in again.output
     shown = cli.invoke(app, ["inspect", "batch-2", "--db", str(db)])
     assert shown.exit_code == 0 and "Winner" in shown.output
@@ -180,11 +188,7 @@ def test_a_batch_on_two_processes_plays_the_games_of_one(tmp_path: Path) -> None
     """One event loop per core (autowerewolf/batch/cores.py): the same games, whichever
     process plays them; the tournament's `finished` hook hears each in the parent."""
     db = tmp_path / "two.db"
-    args = ["batch", "--games", "6", "--players", "random", "--db", str(db), "--processes", "2",
-            "--secret", HEX_SECRET]  # fmt: skip
-    played = cli.invoke(app, args)
-    assert played.exit_code == 0, played.output
-    assert differing(db, range(6), "random", "batch") == []
+    random_batch(db, "--processes", "2")
     heard: list[str] = []
     games = [
         BatchGame(f"batch-{s}", GameSetup(secret=HEX_SECRET, seed=s), Seating()) for s in range(8)
