@@ -137,27 +137,29 @@ def test_managed_process_starts_and_stops(tmp_path: Path) -> None:
         os.kill(pid, 0)
 
 
-def test_managed_process_reports_early_exit(tmp_path: Path) -> None:
-    process = ManagedProcess(
-        "crasher",
-        [sys.executable, "-c", "print('model file is corrupt'); raise SystemExit(3)"],
+def python_process(name: str, code: str, log_path: Path, **options: Any) -> ManagedProcess:
+    """A managed process running Python `code`, which never serves its health URL."""
+    return ManagedProcess(
+        name,
+        [sys.executable, "-c", code],
         health_url=f"http://127.0.0.1:{free_port()}/health",
-        log_path=tmp_path / "crash.log",
-        startup_timeout_s=20,
+        log_path=log_path,
+        **options,
     )
+
+
+def test_managed_process_reports_early_exit(tmp_path: Path) -> None:
+    code = "print('model file is corrupt'); raise SystemExit(3)"
+    process = python_process("crasher", code, tmp_path / "crash.log", startup_timeout_s=20)
     with pytest.raises(ServerStartError, match=r"exited with code 3 .*model file is corrupt"):
         process.start()
     assert not process.running
 
 
 def test_managed_process_times_out(tmp_path: Path) -> None:
-    process = ManagedProcess(
-        "sleeper",
-        [sys.executable, "-c", "import time; print('loading'); time.sleep(60)"],
-        health_url=f"http://127.0.0.1:{free_port()}/health",
-        log_path=tmp_path / "sleep.log",
-        startup_timeout_s=1,
-        grace_s=2,
+    code = "import time; print('loading'); time.sleep(60)"
+    process = python_process(
+        "sleeper", code, tmp_path / "sleep.log", startup_timeout_s=1, grace_s=2
     )
     with pytest.raises(ServerStartError, match="not healthy after 1s"):
         process.start()
