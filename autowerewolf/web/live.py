@@ -33,7 +33,6 @@ from autowerewolf.web.reader import GameReader, Step
 log = logging.getLogger(__name__)
 QUIET_S = 1.0  # the longest the stream may be silent before the database is checked
 SOON_S = 0.02  # the first check after the stream was heard; doubled up to QUIET_S
-CATCH_UP_S = 0.16  # quiet checks up to this one ask the status only, not the database
 
 
 async def _pump(game_id: str, queue: asyncio.Queue[StreamPart]) -> None:
@@ -141,15 +140,17 @@ async def live_messages(
             step = _step_of(part) if part is not None else None
             if step is not None and step.game.ply <= last_ply + 1:
                 new_steps = [step]
-            elif part is None and quiet <= CATCH_UP_S:
-                # Just fallen quiet: a run that reached a human's question ends so, and its
-                # status must go out at once; the read of every saved step (which grows with
-                # the game) that catches what the stream missed waits until it stays quiet.
-                continue
             else:  # quiet, a gap, an interrupt or the end of a run: read what is saved
                 latest = await asyncio.to_thread(reader.head, game_id)
                 if latest == head and step is None:
                     continue
+                if step is None:
+                    # Read every saved step (a read that grows with the game, and delays the
+                    # next question's status) only if the stream missed one.
+                    saved = await asyncio.to_thread(reader.latest, game_id)
+                    if saved is not None and saved.ply == last_ply:
+                        head = latest
+                        continue
                 head = latest
                 new_steps = await asyncio.to_thread(reader.steps, game_id)
             for message in emit(new_steps):
