@@ -1,0 +1,1 @@
+../../autowerewolf/loopback.py
