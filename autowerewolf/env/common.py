@@ -12,12 +12,14 @@ from autowerewolf.backends.config import PlayerModels
 from autowerewolf.players.factory import PlayerBuilder, PlayerFactory, basic_player, load_models
 from autowerewolf.players.observation import (
     DECISION_STEPS,
+    FEATURE_EVENTS,
     ROLES,
+    PublicFeatures,
     SeatFacts,
     Standing,
+    VoteTally,
     feature_names,
     prompted,
-    public_block,
     seat_features,
 )
 from autowerewolf.players.seating import PlayerKind, Seating
@@ -237,7 +239,11 @@ class Observer:
         self._kept = {}
         self._public = FactsLedger()
         self._public_seen = 0
-        self._block: tuple[GameState | None, int, np.ndarray | None] = (None, 0, None)
+        self._tally = VoteTally()
+        self._features: PublicFeatures | None = None
+        self._shared = np.zeros(0, np.float32)  # its vector at the state of _shared_at
+        self._shared_at: tuple[GameState | None, int] = (None, 0)
+        self._standing: list[Standing] = []
         self._teammates: dict[str, tuple[str, ...]] = {}
 
     def mask(self, agent: str) -> np.ndarray:
@@ -273,18 +279,29 @@ class Observer:
             "seat": agent,
         }
 
-    def _public_block(self) -> np.ndarray:
+    def _public_features(self) -> tuple[PublicFeatures, np.ndarray]:
+        """The public features at this state: rebuilt from the ledger when a public event
+        they read came, their standing when it changed."""
         table, state = self.table, self.table.game
         events = table.events
-        if self._block[0] is state and self._block[1] == len(events) and self._block[2] is not None:
-            return self._block[2]
+        public = self._features
+        kept_state, kept_events = self._shared_at
+        if public is not None and kept_state is state and kept_events == len(events):
+            return public, self._shared
+        heard = False
         for event in events[self._public_seen :]:
             if event.audience is Audience.PUBLIC:
                 self._public.observe(event)
+                heard = heard or event.kind in FEATURE_EVENTS
         self._public_seen = len(events)
-        block = public_block(table.seats, standing(state), self._public)
-        self._block = (state, len(events), block)
-        return block
+        if heard or public is None:
+            public = self._features = PublicFeatures(table.seats, self._public, self._tally)
+            self._standing = []
+        now = standing(state)
+        if now != self._standing:
+            self._shared, self._standing = public.at_standing(now), now
+        self._shared_at = (state, len(events))
+        return public, self._shared
 
     def features(self, seat: str) -> np.ndarray:
         table, game = self.table, self.table.game
@@ -295,9 +312,8 @@ class Observer:
             self._teammates[seat] = teammates
         step = str(game.step) if seat in table.asked else None
         facts = own_facts(game, seat, step, teammates)
-        return seat_features(
-            table.seats, self._public_block(), self._public, table.knowledge(seat), facts
-        )
+        public, shared = self._public_features()
+        return seat_features(public, shared, table.knowledge(seat), facts)
 
     def observe(self, agent: str) -> dict[str, Any]:
         state = self.table.game

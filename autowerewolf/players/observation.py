@@ -13,7 +13,7 @@ tokens (none, abstain, save, run, ...) and the bids 0-4. A step that takes a tex
 speech, a wolf message) takes it beside the option, at most `MAX_TEXT_CHARS` characters.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -210,65 +210,132 @@ class SeatFacts:
 
 # A seat's public standing: alive, sheriff, publicly revealed role, can vote (PlayerInfo's).
 Standing = tuple[bool, bool, Role | None, bool]
+SEATS_AT = len(GLOBAL_FEATURES)  # where the per-seat features begin
+_ALIVE_SHARE = GLOBAL_FEATURES.index("alive_share")
+# Per share added: its running sums, as a float32 feature holds them after 0, 1, 2 ... adds.
+_SUMS: dict[float, list[float]] = {}
+# The events of which the public ledger's claims, named wolves, accusations and exile
+# votes come (prompts/recall.py FactsLedger.observe), the ledger fields features read.
+FEATURE_EVENTS = frozenset({EventKind.SPEECH, EventKind.BALLOT})
 
 
-def public_block(
-    seats: Sequence[str], standing: Sequence[Standing], public: FactsLedger
-) -> "np.ndarray":
-    """The per-seat matrix of the public features (the private columns 0): the same for
-    every seat of the table, so an observer builds it once per state."""
+def sums(share: float, most: int) -> list[float]:
+    """0, 1 ... `most` shares added one at a time to a float32 feature (exactly what adding
+    them to the array in turn leaves): a feature counted first and written once holds it."""
     import numpy as np
 
-    n = len(seats)
-    block = np.zeros((n, len(SEAT_FEATURES)), np.float32)
-    index = {s: i for i, s in enumerate(seats)}
-    for i, (alive, sheriff, revealed, can_vote) in enumerate(standing):
-        row = block[i]
-        row[0], row[1], row[4] = alive, sheriff, can_vote
-        if revealed is not None:
-            row[2 if camp_of(revealed) is Camp.WOLF else 3] = 1.0
-    for seat, claim in public.claims.items():
-        column = _CLAIM_COLUMN.get(claim.value)
-        if column is not None:
-            block[index[seat], column] = 1.0
-    calls = _COLUMN["calls_wolves"]
-    for named, reporters in public.named_wolves.items():
-        block[index[named], _COLUMN["called_wolf"]] = len(reporters) / n
-        for reporter in reporters:
-            block[index[reporter], calls] += 1.0 / n
-    for accused in public.accused.values():
-        block[index[accused], _COLUMN["accused"]] += 1.0 / n
-    if public.votes:
-        received, cast = _COLUMN["votes_received"], _COLUMN["votes_cast_all"]
-        latest = max(public.votes)
+    known = _SUMS.setdefault(share, [0.0])
+    if len(known) <= most:
+        total = np.array([known[-1]], np.float32)
+        while len(known) <= most:
+            total[0] += share
+            known.append(float(total[0]))
+    return known
+
+
+class VoteTally:
+    """The exile ballots of the whole game each seat received and cast, read from a public
+    ledger once each: a table that grows a ledger reads only its new ballots."""
+
+    def __init__(self) -> None:
+        self.received: dict[str, int] = {}
+        self.cast: dict[str, int] = {}
+        self._read: dict[int, int] = {}  # day -> its ballots read
+
+    def update(self, public: FactsLedger) -> "VoteTally":
         for day, ballots in public.votes.items():
-            for voter, target in ballots:
-                if target is None:
-                    continue
-                block[index[target], received + 1] += 1.0 / n
-                block[index[voter], cast] += 1.0 / FEATURE_DAYS
-                if day == latest:
-                    block[index[target], received] += 1.0 / n
-        np.minimum(block, 1.0, out=block)
-    return block
+            read = self._read.get(day, 0)
+            for voter, target in ballots[read:]:
+                if target is not None:
+                    self.received[target] = self.received.get(target, 0) + 1
+                    self.cast[voter] = self.cast.get(voter, 0) + 1
+            self._read[day] = len(ballots)
+        return self
+
+
+class PublicFeatures:
+    """What the features of every seat of a table share, built once for all from the
+    public ledger: each seat's public columns read from it (the private ones 0), and the
+    public facts that mark a seat's private columns, inverted (seat -> the indices in the
+    vector it marks); `at(standing)` adds the seats' standing. `tally`: the game's
+    ballots, read up to the ledger's."""
+
+    def __init__(self, seats: Sequence[str], public: FactsLedger, tally: VoteTally | None = None):
+        import numpy as np
+
+        n, width = len(seats), len(SEAT_FEATURES)
+        at = self.at = {s: SEATS_AT + i * width for i, s in enumerate(seats)}
+        vector = self.vector = np.zeros(SEATS_AT + n * width, np.float32)
+        for seat, claim in public.claims.items():
+            column = _CLAIM_COLUMN.get(claim.value)
+            if column is not None:
+                vector[at[seat] + column] = 1.0
+        self.marks: dict[str, list[int]] = {}
+        share = 1.0 / n
+        calls: dict[str, int] = {}
+        for named, reporters in public.named_wolves.items():
+            vector[at[named] + _COLUMN["called_wolf"]] = len(reporters) / n
+            for reporter in reporters:
+                calls[reporter] = calls.get(reporter, 0) + 1
+                self._relate(named, reporter, "calls_me_wolf")
+                self._relate(reporter, named, "called_wolf_by_me")
+        self._write(calls, "calls_wolves", share)
+        accused: dict[str, int] = {}
+        for accuser, target in public.accused.items():
+            accused[target] = accused.get(target, 0) + 1
+            self._relate(target, accuser, "accuses_me")
+            self._relate(accuser, target, "accused_by_me")
+        self._write(accused, "accused", share)
+        if public.votes:
+            latest: dict[str, int] = {}
+            for voter, ballot in public.votes[max(public.votes)]:
+                if ballot is not None:
+                    latest[ballot] = latest.get(ballot, 0) + 1
+                    self._relate(ballot, voter, "voted_me")
+                if ballot != voter:
+                    self._relate(voter, ballot, "voted_by_me")
+            self._write(latest, "votes_received", share)
+            tally = (tally or VoteTally()).update(public)
+            self._write(tally.received, "votes_received_all", share)
+            self._write(tally.cast, "votes_cast_all", 1.0 / FEATURE_DAYS)
+
+    def at_standing(self, standing: Sequence[Standing]) -> "np.ndarray":
+        """The vector every seat's features start from: the public columns with each seat's
+        standing, and the living share."""
+        vector = self.vector.copy()
+        width = len(SEAT_FEATURES)
+        alive, sheriff, revealed, can_vote = zip(*standing, strict=True)
+        vector[SEATS_AT::width] = alive
+        vector[SEATS_AT + 1 :: width] = sheriff
+        vector[SEATS_AT + 4 :: width] = can_vote
+        for row, role in zip(self.at.values(), revealed, strict=True):
+            if role is not None:
+                vector[row + (2 if camp_of(role) is Camp.WOLF else 3)] = 1.0
+        vector[_ALIVE_SHARE] = vector[SEATS_AT::width].sum() / len(standing)
+        return vector
+
+    def _relate(self, seat: str, other: str | None, column: str) -> None:
+        if other in self.at:
+            self.marks.setdefault(seat, []).append(self.at[other] + _COLUMN[column])
+
+    def _write(self, counts: Mapping[str, int], column: str, share: float) -> None:
+        """Each seat's count of `share`s in `column`, at most 1."""
+        if not counts:
+            return
+        offset, at, vector = _COLUMN[column], self.at, self.vector
+        summed = sums(share, max(counts.values()))
+        for seat, count in counts.items():
+            vector[at[seat] + offset] = min(summed[count], 1.0)
 
 
 def seat_features(
-    seats: Sequence[str],
-    block: "np.ndarray",
-    public: FactsLedger,
-    own: SeatKnowledge,
-    facts: SeatFacts,
+    public: PublicFeatures, shared: "np.ndarray", own: SeatKnowledge, facts: SeatFacts
 ) -> "np.ndarray":
     """The structured observation of the seat of `facts`: GLOBAL_FEATURES, then
-    SEAT_FEATURES per seat (float32 in [0, 1]). `block` is the public block, `public` the
-    ledger of the public events, `own` the seat's knowledge of its private events (a
-    ledger fed every event it saw serves as both)."""
-    import numpy as np
-
-    n = len(seats)
-    index = {s: i for i, s in enumerate(seats)}
-    out = np.zeros(len(GLOBAL_FEATURES) + n * len(SEAT_FEATURES), np.float32)
+    SEAT_FEATURES per seat (float32 in [0, 1]). `public` is what every seat's features
+    share and `shared` its vector at this state (`public.at_standing`), `own` the seat's
+    knowledge of its private events (a ledger fed every event it saw serves as both)."""
+    out = shared.copy()
     out[0] = min(facts.day, FEATURE_DAYS) / FEATURE_DAYS
     if facts.step is not None:
         out[1 + _STEP_INDEX[facts.step]] = 1.0
@@ -276,16 +343,13 @@ def seat_features(
     out[base + _ROLE_INDEX[facts.role]] = 1.0
     base += len(ROLES)
     out[base], out[base + 1] = bool(facts.cure_available), bool(facts.poison_available)
-    out[base + 2] = block[:, 0].sum() / n
-    seat_block = out[len(GLOBAL_FEATURES) :].reshape(n, len(SEAT_FEATURES))
-    seat_block[:] = block
-    me = facts.seat
+    at = public.at
 
     def mark(seat: str | None, column: str) -> None:
-        if seat is not None and seat in index:
-            seat_block[index[seat], _COLUMN[column]] = 1.0
+        if seat in at:
+            out[at[seat] + _COLUMN[column]] = 1.0
 
-    mark(me, "me")
+    mark(facts.seat, "me")
     for mate in facts.teammates:
         mark(mate, "teammate")
     ledger = own.ledger
@@ -295,21 +359,8 @@ def seat_features(
     mark(facts.last_guarded, "guarded_last")
     for cured in ledger.saved():
         mark(cured, "cured_by_me")
-    if public.votes:
-        for voter, target in public.votes[max(public.votes)]:
-            if target == me:
-                mark(voter, "voted_me")
-            elif voter == me:
-                mark(target, "voted_by_me")
-    for accuser, target in public.accused.items():
-        if target == me:
-            mark(accuser, "accuses_me")
-    mark(public.accused.get(me), "accused_by_me")
-    for reporter in public.named_wolves.get(me, ()):
-        mark(reporter, "calls_me_wolf")
-    for named, reporters in public.named_wolves.items():
-        if me in reporters:
-            mark(named, "called_wolf_by_me")
+    for flat in public.marks.get(facts.seat, ()):
+        out[flat] = 1.0
     return out
 
 
@@ -324,8 +375,9 @@ def features(view: SeatView, known: SeatKnowledge | None = None) -> list[float]:
     if known is None:
         known = SeatKnowledge(view.seat).observe(view.events)
     seats = [p.seat for p in view.players]
-    block = public_block(seats, view_standing(view), known.ledger)
-    vector = seat_features(seats, block, known.ledger, known, SeatFacts.of(view))
+    public = PublicFeatures(seats, known.ledger)
+    shared = public.at_standing(view_standing(view))
+    vector = seat_features(public, shared, known, SeatFacts.of(view))
     return [float(x) for x in vector]
 
 
