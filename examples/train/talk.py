@@ -6,15 +6,19 @@ the wolves' proposals (with their whisper) and the exile votes; the built-in heu
 player answers every other step of its seats (night checks, potions, the sheriff's
 election). Each camp's policy is linear: an action's score is a bias per step and kind of
 act plus, for an act about a seat (a vote, an accusation, a reported check), a weight
-vector per step and kind times that seat's features. Both learn by REINFORCE on the game's
-team reward plus the environment's dense reward for exile votes on wolves (`--dense`;
-evaluation games have none). Odd games are self-play (both policies), even games the village against
-heuristic wolves. Every `--eval-every` games the learned village plays `--eval-games` games
-against heuristic wolves (sampled actions, fixed seeds, no learning); the heuristic village
-plays the same seeds. `--mute` is the control: the same training with every speech a pass.
+vector per step and kind times that seat's features and a few products of them
+(`INTERACTIONS`). Both learn by REINFORCE: each decision's return is the rewards its seat
+received after it (the team reward at the end plus the environment's dense reward for
+exile votes on wolves, `--dense`; evaluation games have none), less a running baseline per
+camp and step, over a running scale per camp, with an entropy bonus. One game in
+`--selfplay-every` is self-play (both policies learn), the others the village against
+heuristic wolves. Every `--eval-every` games the learned village plays `--eval-games`
+games against heuristic wolves (fixed seeds, no learning; the most likely action unless
+`--sampled`); the heuristic village plays the same seeds. `--mute` is the control: the
+same training with every speech a pass.
 
-Usage: python examples/train/talk.py [--games 1200] [--eval-every 300] [--eval-games 100]
-       [--mute] [--seed 0]
+Usage: python examples/train/talk.py [--games 6000] [--eval-every 1500] [--eval-games 500]
+       [--mute] [--sampled] [--seed 0]
 """
 
 import argparse
@@ -39,6 +43,11 @@ BOARD = "12-A"
 # the exile votes.
 TRAINED = tuple(str(s) for s in DECISION_STEPS if STEPS[s].text or "exile_vote" in str(s))
 SEER_ROLE = GLOBAL_FEATURES.index("role=seer")
+COLUMN = {name: i for i, name in enumerate(SEAT_FEATURES)}
+# Products a linear score cannot form from one seat's features: a wolf report is worth
+# more when one seat alone claims the Seer, and a seat alone in claiming it is worth
+# sparing.
+INTERACTIONS = ("called_wolf*one_seer_claim", "claims=seer*one_seer_claim")
 
 
 def action_kinds(names: tuple[str, ...], seats: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -55,6 +64,16 @@ def action_kinds(names: tuple[str, ...], seats: tuple[str, ...]) -> tuple[np.nda
     return kind_of, target
 
 
+def seat_inputs(seats: np.ndarray) -> np.ndarray:
+    """Each seat's features followed by its INTERACTIONS."""
+    alive_claims = seats[:, COLUMN["claims=seer"]] * seats[:, COLUMN["alive"]]
+    one = float(alive_claims.sum() == 1.0)
+    extra = np.stack(
+        [seats[:, COLUMN["called_wolf"]] * one, seats[:, COLUMN["claims=seer"]] * one], axis=1
+    )
+    return np.concatenate([seats, extra], axis=1)
+
+
 @dataclass
 class Policy:
     """One camp's linear softmax policy over the legal actions."""
@@ -68,27 +87,50 @@ class Policy:
 
     def __post_init__(self) -> None:
         n_kinds = int(self.kind_of.max()) + 1
+        width = len(SEAT_FEATURES) + len(INTERACTIONS)
         self.bias = np.zeros((len(DECISION_STEPS), n_kinds))
-        self.weights = np.zeros((len(DECISION_STEPS), n_kinds, len(SEAT_FEATURES)))
+        self.weights = np.zeros((len(DECISION_STEPS), n_kinds, width))
 
-    def act(self, obs: dict[str, np.ndarray], legal: np.ndarray) -> tuple[int, Any]:
+    def act(self, obs: dict[str, np.ndarray], legal: np.ndarray, greedy: bool) -> tuple[int, Any]:
         vector = obs["observation"]
         step = int(np.argmax(vector[1 : 1 + len(DECISION_STEPS)]))
         seats = vector[len(GLOBAL_FEATURES) :].reshape(self.n_seats, len(SEAT_FEATURES))
+        inputs = seat_inputs(seats)
         kinds, targets = self.kind_of[legal], self.target[legal]
-        about = np.where(targets[:, None] >= 0, seats[np.maximum(targets, 0)], 0.0)
+        about = np.where(targets[:, None] >= 0, inputs[np.maximum(targets, 0)], 0.0)
         scores = self.bias[step, kinds] + np.einsum("af,af->a", self.weights[step, kinds], about)
         probs = np.exp(scores - scores.max())
         probs /= probs.sum()
-        choice = int(self.rng.choice(len(legal), p=probs))
+        choice = int(np.argmax(probs)) if greedy else int(self.rng.choice(len(legal), p=probs))
         return int(legal[choice]), (step, kinds, about, probs, choice)
 
-    def learn(self, trace: list[Any], advantage: float, rate: float) -> None:
-        for step, kinds, about, probs, choice in trace:
-            push = -probs * rate * advantage
-            push[choice] += rate * advantage
-            np.add.at(self.bias[step], kinds, push)
-            np.add.at(self.weights[step], kinds, push[:, None] * about)
+    def learn(self, decision: Any, advantage: float, rate: float, entropy: float) -> None:
+        """One REINFORCE step on a decision, plus `entropy` times the gradient of its
+        policy's entropy (which keeps rare acts such as a claim tried)."""
+        step, kinds, about, probs, choice = decision
+        push = -probs * advantage
+        push[choice] += advantage
+        logs = np.log(np.maximum(probs, 1e-12))
+        push -= entropy * probs * (logs - float(probs @ logs))
+        push *= rate
+        np.add.at(self.bias[step], kinds, push)
+        np.add.at(self.weights[step], kinds, push[:, None] * about)
+
+
+@dataclass
+class Critic:
+    """A running mean of the return per camp and step, and a running scale per camp."""
+
+    mean: dict[tuple[str, int], float] = field(default_factory=dict)
+    square: dict[str, float] = field(default_factory=dict)
+    pace: float = 0.01
+
+    def advantage(self, camp: str, step: int, ret: float) -> float:
+        mean = self.mean.get((camp, step), ret)
+        self.mean[camp, step] = mean + self.pace * (ret - mean)
+        square = self.square.get(camp, 1.0)
+        self.square[camp] = square + self.pace * ((ret - mean) ** 2 - square)
+        return (ret - mean) / math.sqrt(max(self.square[camp], 1e-4))
 
 
 @dataclass
@@ -117,26 +159,41 @@ def camps(werewolf: Any) -> dict[str, str]:
     return {a: game.seat(seat_of[a]).camp.value for a in werewolf.agents}
 
 
+@dataclass
+class Game:
+    """One game's decisions per agent, the rewards each received after each decision
+    (`after[agent][k]`: after its decision k), and the winning camp."""
+
+    decisions: dict[str, list[Any]] = field(default_factory=dict)
+    after: dict[str, list[float]] = field(default_factory=dict)
+    winner: str = "draw"
+
+    def returns(self, agent: str) -> list[float]:
+        """Each decision's return: the rewards its agent received after it."""
+        return list(np.cumsum(self.after[agent][::-1])[::-1])
+
+
 def play(
-    werewolf: Any, policies: dict[str, Policy], mute: bool, talk: Talk | None
-) -> tuple[dict[str, float], dict[str, list[Any]], str]:
-    """One game; each agent's summed rewards and decisions, and the winning camp."""
+    werewolf: Any, policies: dict[str, Policy], mute: bool, talk: Talk | None, greedy: bool
+) -> Game:
     camp_of = camps(werewolf)
     names = werewolf.table.actions.names
-    traces: dict[str, list[Any]] = {}
-    rewards: dict[str, float] = {}
+    played = Game()
     reported: set[str] = set()
     claimed = False
     for agent in werewolf.agent_iter():
         obs, reward, terminated, truncated, info = werewolf.last()
-        rewards[agent] = rewards.get(agent, 0.0) + reward
+        after = played.after.setdefault(agent, [])
+        if after:
+            after[-1] += reward
         if terminated or truncated:
             werewolf.step(None)
             continue
         policy = policies[camp_of[agent]]
         legal = legal_actions(obs, mute, names)
-        action, grad = policy.act(obs, legal)
-        traces.setdefault(agent, []).append(grad)
+        action, decision = policy.act(obs, legal, greedy)
+        played.decisions.setdefault(agent, []).append(decision)
+        after.append(0.0)
         name = names[action]
         if talk is not None and camp_of[agent] == "good":
             is_seer = obs["observation"][SEER_ROLE] == 1.0
@@ -154,7 +211,8 @@ def play(
         talk.games += 1
         talk.seer_claims += claimed
     winner = werewolf.table.game.winner
-    return rewards, traces, winner.value if winner else "draw"
+    played.winner = winner.value if winner else "draw"
+    return played
 
 
 def interval(wins: int, n: int) -> tuple[float, float]:
@@ -186,7 +244,8 @@ def evaluate(
     talk, learned = Talk(), 0
     for game in range(args.eval_games):
         village.reset(seed=EVAL_SEED + game)
-        learned += play(village, policies, args.mute, talk)[2] == "good"
+        played = play(village, policies, args.mute, talk, greedy=not args.sampled)
+        learned += played.winner == "good"
     n = args.eval_games
     low, high = interval(learned, n)
     h_low, h_high = interval(baseline, n)
@@ -196,16 +255,23 @@ def evaluate(
             f"village follows {follow:.2f} ({talk.ballots} ballots)")  # fmt: skip
 
 
-def main() -> None:
+def options() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=1200)
-    parser.add_argument("--eval-every", type=int, default=300)
-    parser.add_argument("--eval-games", type=int, default=100)
-    parser.add_argument("--rate", type=float, default=0.05)
+    parser.add_argument("--games", type=int, default=6000)
+    parser.add_argument("--eval-every", type=int, default=1500)
+    parser.add_argument("--eval-games", type=int, default=500)
+    parser.add_argument("--rate", type=float, default=0.005)
+    parser.add_argument("--entropy", type=float, default=0.01)
+    parser.add_argument("--selfplay-every", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--mute", action="store_true")
+    parser.add_argument("--sampled", action="store_true", help="evaluate sampled actions")
     parser.add_argument("--dense", type=float, default=0.1, help="the env's `dense` in training")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = options()
     common = {"opponents": "heuristic", "steps": TRAINED, "assist": "heuristic",
               "dense": args.dense}  # fmt: skip
     selfplay = raw_env(BOARD, agents="all", **common)
@@ -217,23 +283,21 @@ def main() -> None:
     kind_of, target = action_kinds(names, seats)
     rng = np.random.default_rng(args.seed)
     policies = {camp: Policy(kind_of, target, len(seats), rng) for camp in ("good", "wolf")}
-    baselines, started = {"good": 0.0, "wolf": 0.0}, time.process_time()
+    critic, started = Critic(), time.process_time()
     print(f"{'mute' if args.mute else 'talking'} village, {BOARD}, trained steps: "
           f"{', '.join(TRAINED)}")  # fmt: skip
     baseline = heuristic_wins(heuristic, args.eval_games)
     print(f"games 0: {evaluate(evaluation, baseline, policies, args)}", flush=True)
     for game in range(1, args.games + 1):
-        werewolf = selfplay if game % 2 else village
+        werewolf = selfplay if game % args.selfplay_every == 0 else village
         werewolf.reset(seed=args.seed * 1_000_000 + game)
         camp_of = camps(werewolf)
-        rewards, traces, _ = play(werewolf, policies, args.mute, None)
-        for agent, trace in traces.items():
+        played = play(werewolf, policies, args.mute, None, greedy=False)
+        for agent, decisions in played.decisions.items():
             camp = camp_of[agent]
-            policies[camp].learn(trace, rewards[agent] - baselines[camp], args.rate)
-        for camp in ("good", "wolf"):
-            results = [r for a, r in rewards.items() if camp_of[a] == camp]
-            if results:
-                baselines[camp] += 0.05 * (float(np.mean(results)) - baselines[camp])
+            for decision, ret in zip(decisions, played.returns(agent), strict=True):
+                advantage = critic.advantage(camp, decision[0], ret)
+                policies[camp].learn(decision, advantage, args.rate, args.entropy)
         if game % args.eval_every == 0:
             line = evaluate(evaluation, baseline, policies, args)
             print(f"games {game}: {line}  ({time.process_time() - started:.0f} CPU s)", flush=True)
