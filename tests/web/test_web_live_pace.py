@@ -135,7 +135,7 @@ def test_the_answer_clock_counts_down_and_says_the_fallback_answered(
     page.wait_for_selector("#timed-out", timeout=30_000)
     assert "fallback answered" in page.inner_text("#timed-out")
     wait_records(server, game, 1)
-    (late,) = p03_records(server, game)
+    late = p03_records(server, game)[0]  # the next question may have timed out too by now
     assert late.fallback and late.timeouts == 1
     tab.close()
 
