@@ -123,6 +123,10 @@ class Table:
         self.asked: dict[str, tuple[str, ...]] = {}  # controlled seats asked now
         self._legal: dict[str, tuple[str, ...]] = {}  # their legal action names, built once
         self._known: dict[str, SeatKnowledge] = {}  # what each seat saw, read incrementally
+        self._private: list[Event] = []  # the events that are not public
+        self._sorted = 0  # events sorted into _private so far
+        self._living: list[str] | None = None  # the publicly living seats of the pending step
+        self._roles: list[str] = []  # the board's roles, for the speech menu
         self.key: str | None = None  # the pending decision's key
         self._decision: PendingDecision | None = None
         self._text: TextKind | None = None  # the text the pending step takes
@@ -150,6 +154,8 @@ class Table:
         self._seeds = {s: seat_seed(root, s) for s in self.seats}
         self._history = {}
         self._known = {}
+        self._private, self._sorted = [], 0
+        self._roles = list(dict.fromkeys(r.value for r in self.config.roles))
         self.controlled = controlled_seats(self.controlled_spec, self.state, self.seats)
         self._controlled = frozenset(self.controlled)
         self.fallbacks = dict.fromkeys(self.controlled, 0)
@@ -195,7 +201,7 @@ class Table:
                 return answers
             if not asked:
                 return answers
-            self.asked, self._answers, self._legal = asked, answers, {}
+            self.asked, self._answers, self._legal, self._living = asked, answers, {}, None
             self.key, self._decision = decision.key, decision
             self._text = takes_text(decision.step)
             return None
@@ -231,16 +237,20 @@ class Table:
         known = self._known.get(seat)
         if known is None:
             known = self._known[seat] = SeatKnowledge(seat)
-        events = self.events
-        if known.seen < len(events):
+        private = self._private_events()
+        if known.seen < len(private):
             is_wolf = self.game.seat(seat).is_wolf
-            known.observe(
-                e
-                for e in events[known.seen :]
-                if e.audience is not Audience.PUBLIC and e.visible_to(seat, is_wolf)
-            )
-            known.seen = len(events)
+            known.observe(e for e in private[known.seen :] if e.visible_to(seat, is_wolf))
+            known.seen = len(private)
         return known
+
+    def _private_events(self) -> list[Event]:
+        """The game's events that are not public, in order, each sorted out once."""
+        events, private = self.events, self._private
+        if self._sorted < len(events):
+            private += (e for e in events[self._sorted :] if e.audience is not Audience.PUBLIC)
+            self._sorted = len(events)
+        return private
 
     def legal(self, seat: str) -> tuple[str, ...]:
         """The action names legal for `seat` now: its options, and at a speech the speech
@@ -252,11 +262,12 @@ class Table:
         legal = options
         if self._text == "speech" and Option.SPEAK in options:
             game = self.game
-            alive = set(game.publicly_alive)
-            living = [s for s in self.seats if s in alive]
-            roles = list(dict.fromkeys(r.value for r in self.config.roles))
+            if self._living is None:
+                alive = set(game.publicly_alive)
+                self._living = [s for s in self.seats if s in alive]
             role = game.seat(seat).role
-            legal = (*options, *speech_menu(seat, role, living, roles, self.knowledge(seat)))
+            menu = speech_menu(seat, role, self._living, self._roles, self.knowledge(seat))
+            legal = (*options, *menu)
         elif self._text == "message":
             legal = (*options, *whisper_menu(options))
         self._legal[seat] = legal

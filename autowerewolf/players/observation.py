@@ -13,7 +13,8 @@ tokens (none, abstain, save, run, ...) and the bids 0-4. A step that takes a tex
 speech, a wolf message) takes it beside the option, at most `MAX_TEXT_CHARS` characters.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
+import functools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -154,6 +155,7 @@ def whisper_menu(options: Sequence[str]) -> tuple[str, ...]:
     return tuple(WHISPER + o for o in options)
 
 
+@functools.lru_cache(maxsize=8192)  # a board has a few hundred actions per seat
 def speech_text(action: str, seat: str) -> str | None:
     """The words of a speech act's action, as the structured speakers' renderer says them
     (None: not a speech act)."""
@@ -162,6 +164,7 @@ def speech_text(action: str, seat: str) -> str | None:
     return speech_acts.render(speech_acts.spoken([{"say": action.removeprefix(SAY)}]), seat)
 
 
+@functools.lru_cache(maxsize=1024)
 def whisper_action(action: str) -> tuple[str, str] | None:
     """A whisper's target and words (None: not a whisper)."""
     if not action.startswith(WHISPER):
@@ -178,7 +181,7 @@ class SeatKnowledge:
         self.seat = seat
         self.ledger = FactsLedger()
         self.attacked: str | None = None
-        self.seen = 0  # events of the game read so far (by the incremental observer)
+        self.seen = 0  # the table's private events read so far (by the incremental observer)
 
     def observe(self, events: Iterable[Event]) -> "SeatKnowledge":
         for event in events:
@@ -255,9 +258,9 @@ class VoteTally:
 
 class PublicFeatures:
     """What the features of every seat of a table share, built once for all from the
-    public ledger: each seat's public columns read from it (the private ones 0), and the
-    public facts that mark a seat's private columns, inverted (seat -> the indices in the
-    vector it marks); `at(standing)` adds the seats' standing. `tally`: the game's
+    public ledger: each seat's public columns read from it (the private ones 0, the
+    standing added by `at_standing`), and the marks public facts put in a seat's private
+    columns (`marks`), while the ledger takes no more FEATURE_EVENTS. `tally`: the game's
     ballots, read up to the ledger's."""
 
     def __init__(self, seats: Sequence[str], public: FactsLedger, tally: VoteTally | None = None):
@@ -265,39 +268,74 @@ class PublicFeatures:
 
         n, width = len(seats), len(SEAT_FEATURES)
         at = self.at = {s: SEATS_AT + i * width for i, s in enumerate(seats)}
-        vector = self.vector = np.zeros(SEATS_AT + n * width, np.float32)
+        self._public = public
+        self._marks: dict[str, list[int]] = {}
+        values: dict[int, float] = {}  # index -> value
         for seat, claim in public.claims.items():
             column = _CLAIM_COLUMN.get(claim.value)
             if column is not None:
-                vector[at[seat] + column] = 1.0
-        self.marks: dict[str, list[int]] = {}
-        share = 1.0 / n
-        calls: dict[str, int] = {}
+                values[at[seat] + column] = 1.0
+        shares: dict[int, int] = {}  # index -> shares of 1/n
+
+        def count(index: int, k: int = 1) -> None:
+            shares[index] = shares.get(index, 0) + k
+
+        called, calls = _COLUMN["called_wolf"], _COLUMN["calls_wolves"]
         for named, reporters in public.named_wolves.items():
-            vector[at[named] + _COLUMN["called_wolf"]] = len(reporters) / n
+            values[at[named] + called] = len(reporters) / n
             for reporter in reporters:
-                calls[reporter] = calls.get(reporter, 0) + 1
-                self._relate(named, reporter, "calls_me_wolf")
-                self._relate(reporter, named, "called_wolf_by_me")
-        self._write(calls, "calls_wolves", share)
-        accused: dict[str, int] = {}
-        for accuser, target in public.accused.items():
-            accused[target] = accused.get(target, 0) + 1
-            self._relate(target, accuser, "accuses_me")
-            self._relate(accuser, target, "accused_by_me")
-        self._write(accused, "accused", share)
+                count(at[reporter] + calls)
+        for target in public.accused.values():
+            count(at[target] + _COLUMN["accused"])
         if public.votes:
-            latest: dict[str, int] = {}
-            for voter, ballot in public.votes[max(public.votes)]:
+            received, cast = _COLUMN["votes_received"], _COLUMN["votes_cast_all"]
+            for _voter, ballot in public.votes[max(public.votes)]:
                 if ballot is not None:
-                    latest[ballot] = latest.get(ballot, 0) + 1
-                    self._relate(ballot, voter, "voted_me")
-                if ballot != voter:
-                    self._relate(voter, ballot, "voted_by_me")
-            self._write(latest, "votes_received", share)
+                    count(at[ballot] + received)
             tally = (tally or VoteTally()).update(public)
-            self._write(tally.received, "votes_received_all", share)
-            self._write(tally.cast, "votes_cast_all", 1.0 / FEATURE_DAYS)
+            for seat, k in tally.received.items():
+                count(at[seat] + received + 1, k)
+            per_day = sums(1.0 / FEATURE_DAYS, max(tally.cast.values(), default=0))
+            for seat, k in tally.cast.items():
+                values[at[seat] + cast] = min(per_day[k], 1.0)
+        if shares:
+            summed = sums(1.0 / n, max(shares.values()))
+            for index, k in shares.items():
+                values[index] = min(summed[k], 1.0)
+        self.vector = np.zeros(SEATS_AT + n * width, np.float32)
+        if values:
+            self.vector[list(values)] = list(values.values())
+
+    def marks(self, seat: str) -> list[int]:
+        """The indices of `seat`'s private columns the public facts mark: who voted for it
+        and whom it voted for in the latest exile vote, who accuses it and whom it accuses,
+        who called it a wolf and whom it called one."""
+        flat = self._marks.get(seat)
+        if flat is not None:
+            return flat
+        public, at, flat = self._public, self.at, []
+
+        def mark(other: str | None, column: str) -> None:
+            if other in at:
+                flat.append(at[other] + _COLUMN[column])
+
+        if public.votes:
+            for voter, ballot in public.votes[max(public.votes)]:
+                if ballot == seat:
+                    mark(voter, "voted_me")
+                elif voter == seat:
+                    mark(ballot, "voted_by_me")
+        for accuser, target in public.accused.items():
+            if target == seat:
+                mark(accuser, "accuses_me")
+        mark(public.accused.get(seat), "accused_by_me")
+        for reporter in public.named_wolves.get(seat, ()):
+            mark(reporter, "calls_me_wolf")
+        for named, reporters in public.named_wolves.items():
+            if seat in reporters:
+                mark(named, "called_wolf_by_me")
+        self._marks[seat] = flat
+        return flat
 
     def at_standing(self, standing: Sequence[Standing]) -> "np.ndarray":
         """The vector every seat's features start from: the public columns with each seat's
@@ -313,19 +351,6 @@ class PublicFeatures:
                 vector[row + (2 if camp_of(role) is Camp.WOLF else 3)] = 1.0
         vector[_ALIVE_SHARE] = vector[SEATS_AT::width].sum() / len(standing)
         return vector
-
-    def _relate(self, seat: str, other: str | None, column: str) -> None:
-        if other in self.at:
-            self.marks.setdefault(seat, []).append(self.at[other] + _COLUMN[column])
-
-    def _write(self, counts: Mapping[str, int], column: str, share: float) -> None:
-        """Each seat's count of `share`s in `column`, at most 1."""
-        if not counts:
-            return
-        offset, at, vector = _COLUMN[column], self.at, self.vector
-        summed = sums(share, max(counts.values()))
-        for seat, count in counts.items():
-            vector[at[seat] + offset] = min(summed[count], 1.0)
 
 
 def seat_features(
@@ -359,7 +384,7 @@ def seat_features(
     mark(facts.last_guarded, "guarded_last")
     for cured in ledger.saved():
         mark(cured, "cured_by_me")
-    for flat in public.marks.get(facts.seat, ()):
+    for flat in public.marks(facts.seat):
         out[flat] = 1.0
     return out
 
