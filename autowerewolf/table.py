@@ -23,10 +23,9 @@ from typing import Any, Literal
 from autowerewolf.players.asker import Moment, bounded
 from autowerewolf.players.base import Player
 from autowerewolf.players.factory import PlayerFactory, basic_player
+from autowerewolf.players.features import DECISION_STEPS, SeatKnowledge
 from autowerewolf.players.observation import (
-    DECISION_STEPS,
     Actions,
-    SeatKnowledge,
     prompted,
     speech_menu,
     speech_text,

@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from autowerewolf.backends.config import PlayerModels
 from autowerewolf.players.factory import PlayerBuilder, PlayerFactory, basic_player, load_models
-from autowerewolf.players.observation import (
+from autowerewolf.players.features import (
     DECISION_STEPS,
     FEATURE_EVENTS,
     ROLES,
@@ -19,9 +19,9 @@ from autowerewolf.players.observation import (
     Standing,
     VoteTally,
     feature_names,
-    prompted,
     seat_features,
 )
+from autowerewolf.players.observation import prompted
 from autowerewolf.players.seating import PlayerKind, Seating
 from autowerewolf.prompts.recall import FactsLedger
 from autowerewolf.prompts.render import describe
