@@ -24,7 +24,7 @@ export function readingMs(event) {
   return event.kind === "ballot" ? BALLOT_MS : LINE_MS;
 }
 
-// How many of `events` the live view shows: all of the backlog once `ready`, then one more
+// How many of `events` (flattened: {event, frame}) the live view shows: all of the backlog once `ready`, then one more
 // each reading time, or all at once when not `paced` or when `urgent` (a question waits).
 export function useReveal(events, ready, paced, urgent) {
   const total = events.length;
@@ -39,7 +39,8 @@ export function useReveal(events, ready, paced, urgent) {
       return undefined;
     }
     if (revealed >= total) return undefined;
-    const wait = readingMs(events[revealed - 1]) - (performance.now() - since.current);
+    const newest = events[revealed - 1];
+    const wait = readingMs(newest && newest.event) - (performance.now() - since.current);
     const timer = setTimeout(() => {
       since.current = performance.now();
       setRevealed((r) => Math.min(r + 1, events.length));
