@@ -57,6 +57,7 @@ def env_games(board: str, games: int, observe: str, wrapped: bool = True) -> int
             options = [o for o in options if o != "explode"]
         return rng.choice(options)
 
+    names = werewolf.unwrapped.table.actions.names
     decisions = 0
     for seed in range(games):
         werewolf.reset(seed=seed)
@@ -72,7 +73,6 @@ def env_games(board: str, games: int, observe: str, wrapped: bool = True) -> int
                 if terminated or truncated:
                     werewolf.step(None)
                     continue
-                names = werewolf.unwrapped.table.actions.names
                 action = pick([names[i] for i in obs["action_mask"].nonzero()[0]])
             decisions += 1
             werewolf.step(action)

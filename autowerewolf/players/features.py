@@ -5,8 +5,7 @@ every seat, the private events once per seat); `features` builds it from a whole
 a test holds the two equal (tests/env/test_env_views.py)."""
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from autowerewolf.prompts.recall import FactsLedger
 from autowerewolf.rules.events import Event, EventKind
@@ -92,10 +91,10 @@ class SeatKnowledge:
         return self
 
 
-@dataclass(frozen=True)
-class SeatFacts:
+class SeatFacts(NamedTuple):
     """What a seat knows of itself beyond the events: its role, its pack, its potions and
-    its last protection (the view's own fields), and the step it is asked, if any."""
+    its last protection (the view's own fields), and the step it is asked, if any (a
+    named tuple: the environment builds one per observation)."""
 
     seat: str
     role: Role
