@@ -126,6 +126,7 @@ class Table:
         self._sorted = 0  # events sorted into _private so far
         self._living: list[str] | None = None  # the publicly living seats of the pending step
         self._roles: list[str] = []  # the board's roles, for the speech menu
+        self._wolves: dict[str, bool] = {}  # each seat of the deal: is it a wolf
         self.key: str | None = None  # the pending decision's key
         self._decision: PendingDecision | None = None
         self._text: TextKind | None = None  # the text the pending step takes
@@ -154,6 +155,7 @@ class Table:
         self._history = {}
         self._known = {}
         self._private, self._sorted = [], 0
+        self._wolves = {s.id: s.is_wolf for s in self.state.seats}
         self._roles = list(dict.fromkeys(r.value for r in self.config.roles))
         self.controlled = controlled_seats(self.controlled_spec, self.state, self.seats)
         self._controlled = frozenset(self.controlled)
@@ -238,7 +240,7 @@ class Table:
             known = self._known[seat] = SeatKnowledge(seat)
         private = self._private_events()
         if known.seen < len(private):
-            is_wolf = self.game.seat(seat).is_wolf
+            is_wolf = self._wolves[seat]
             known.observe(e for e in private[known.seen :] if e.visible_to(seat, is_wolf))
             known.seen = len(private)
         return known

@@ -17,9 +17,11 @@ from autowerewolf.players.features import (
     PublicFeatures,
     SeatFacts,
     Standing,
+    StandingMarks,
     VoteTally,
     feature_names,
     seat_features,
+    standing_marks,
 )
 from autowerewolf.players.observation import prompted
 from autowerewolf.players.seating import PlayerKind, Seating
@@ -233,6 +235,8 @@ class Observer:
         self.spaces = spaces_
         self._kept: dict[str, tuple[GameState, dict[str, Any]]] = {}
         self._masks: dict[tuple[str, ...], np.ndarray] = {}
+        self._masks_at: GameState | None = None
+        self._masks_now: dict[str, np.ndarray] = {}
         self.forget()
 
     def forget(self) -> None:
@@ -244,10 +248,21 @@ class Observer:
         self._shared = np.zeros(0, np.float32)  # its vector at the state of _shared_at
         self._shared_at: tuple[GameState | None, int] = (None, 0)
         self._standing: list[Standing] = []
+        self._standing_marks: StandingMarks = ([], np.float32(0))
         self._teammates: dict[str, tuple[str, ...]] = {}
 
     def mask(self, agent: str) -> np.ndarray:
-        """The seat's action mask; one read-only array per set of legal actions, built once."""
+        """The seat's action mask; one read-only array per set of legal actions, built once,
+        and each seat's kept for the state (its info and its observation share it)."""
+        state = self.table.state  # None before the first game (the spaces' sample mask)
+        if self._masks_at is not state:
+            self._masks_at, self._masks_now = state, {}
+        mask = self._masks_now.get(agent)
+        if mask is None:
+            mask = self._masks_now[agent] = self._mask_of(agent)
+        return mask
+
+    def _mask_of(self, agent: str) -> np.ndarray:
         legal = self.table.legal(agent) if agent in self.table.asked else ()
         mask = self._masks.get(legal)
         if mask is None:
@@ -294,12 +309,16 @@ class Observer:
                 self._public.observe(event)
                 heard = heard or event.kind in FEATURE_EVENTS
         self._public_seen = len(events)
+        rebuilt = False
         if heard or public is None:
             public = self._features = PublicFeatures(table.seats, self._public, self._tally)
-            self._standing = []
+            rebuilt = True
         now = standing(state)
         if now != self._standing:
-            self._shared, self._standing = public.at_standing(now), now
+            self._standing, self._standing_marks = now, standing_marks(now)
+            rebuilt = True
+        if rebuilt:
+            self._shared = public.at_standing(self._standing_marks)
         self._shared_at = (state, len(events))
         return public, self._shared
 

@@ -5,7 +5,7 @@ every seat, the private events once per seat); `features` builds it from a whole
 a test holds the two equal (tests/env/test_env_views.py)."""
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from autowerewolf.prompts.recall import FactsLedger
 from autowerewolf.rules.events import Event, EventKind
@@ -237,20 +237,33 @@ class PublicFeatures:
         self._marks[seat] = flat
         return flat
 
-    def at_standing(self, standing: Sequence[Standing]) -> "np.ndarray":
-        """The vector every seat's features start from: the public columns with each seat's
-        standing, and the living share."""
+    def at_standing(self, standing: "StandingMarks") -> "np.ndarray":
+        """The vector every seat's features start from: the public columns with the
+        seats' standing (`standing_marks`)."""
         vector = self.vector.copy()
-        width = len(SEAT_FEATURES)
-        alive, sheriff, revealed, can_vote = zip(*standing, strict=True)
-        vector[SEATS_AT::width] = alive
-        vector[SEATS_AT + 1 :: width] = sheriff
-        vector[SEATS_AT + 4 :: width] = can_vote
-        for row, role in zip(self.at.values(), revealed, strict=True):
-            if role is not None:
-                vector[row + (2 if camp_of(role) is Camp.WOLF else 3)] = 1.0
-        vector[_ALIVE_SHARE] = vector[SEATS_AT::width].sum() / len(standing)
+        marks, share = standing
+        vector[marks] = 1.0
+        vector[_ALIVE_SHARE] = share
         return vector
+
+
+# The indices a table's standing sets to 1, and the living share.
+StandingMarks = tuple[list[int], "np.floating[Any]"]
+
+
+def standing_marks(standing: Sequence[Standing]) -> StandingMarks:
+    """Where the seats' standing marks the features (alive, sheriff, revealed wolf or good,
+    can vote), and the living share."""
+    import numpy as np
+
+    width, marks, living = len(SEAT_FEATURES), [], 0
+    for i, (alive, sheriff, revealed, can_vote) in enumerate(standing):
+        row = SEATS_AT + i * width
+        living += alive
+        marks += [row + c for c, on in ((0, alive), (1, sheriff), (4, can_vote)) if on]
+        if revealed is not None:
+            marks.append(row + (2 if camp_of(revealed) is Camp.WOLF else 3))
+    return marks, np.float32(living) / len(standing)
 
 
 def seat_features(
@@ -301,6 +314,6 @@ def features(view: SeatView, known: SeatKnowledge | None = None) -> list[float]:
         known = SeatKnowledge(view.seat).observe(view.events)
     seats = [p.seat for p in view.players]
     public = PublicFeatures(seats, known.ledger)
-    shared = public.at_standing(view_standing(view))
+    shared = public.at_standing(standing_marks(view_standing(view)))
     vector = seat_features(public, shared, known, SeatFacts.of(view))
     return [float(x) for x in vector]
