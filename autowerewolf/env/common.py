@@ -248,6 +248,7 @@ class Observer:
         self._shared = np.zeros(0, np.float32)  # its vector at the state of _shared_at
         self._shared_at: tuple[GameState | None, int] = (None, 0)
         self._standing: list[Standing] = []
+        self._standing_of: tuple[Any, ...] = (None, None, None)  # what it was read from
         self._standing_marks: StandingMarks = ([], np.float32(0))
         self._teammates: dict[str, tuple[str, ...]] = {}
 
@@ -303,20 +304,25 @@ class Observer:
         kept_state, kept_events = self._shared_at
         if public is not None and kept_state is state and kept_events == len(events):
             return public, self._shared
-        heard = False
+        heard: set[EventKind] = set()
         for event in events[self._public_seen :]:
             if event.audience is Audience.PUBLIC:
                 self._public.observe(event)
-                heard = heard or event.kind in FEATURE_EVENTS
+                heard.add(event.kind)
         self._public_seen = len(events)
         rebuilt = False
-        if heard or public is None:
-            public = self._features = PublicFeatures(table.seats, self._public, self._tally)
-            rebuilt = True
-        now = standing(state)
-        if now != self._standing:
-            self._standing, self._standing_marks = now, standing_marks(now)
-            rebuilt = True
+        if public is None or not heard.isdisjoint(FEATURE_EVENTS):
+            public = PublicFeatures(table.seats, self._public, self._tally, public, heard)
+            self._features, rebuilt = public, True
+        # The standing reads the seats, the unannounced dead and the sheriff alone; a state
+        # copied without changing them shares their objects.
+        facts = (state.seats, state.unannounced, state.sheriff)
+        if not all(a is b for a, b in zip(facts, self._standing_of, strict=True)):
+            now = standing(state)
+            self._standing_of = facts
+            if now != self._standing:
+                self._standing, self._standing_marks = now, standing_marks(now)
+                rebuilt = True
         if rebuilt:
             self._shared = public.at_standing(self._standing_marks)
         self._shared_at = (state, len(events))

@@ -4,7 +4,7 @@ builds it incrementally (autowerewolf/env/common.py: the public part once per st
 every seat, the private events once per seat); `features` builds it from a whole view, and
 a test holds the two equal (tests/env/test_env_views.py)."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from autowerewolf.prompts.recall import FactsLedger
@@ -156,52 +156,83 @@ class VoteTally:
         return self
 
 
+def shared_out(shares: Mapping[int, int], n: int, values: dict[int, float]) -> dict[int, float]:
+    """`values` with each index's count of 1/n shares, at most 1."""
+    if shares:
+        summed = sums(1.0 / n, max(shares.values()))
+        for index, k in shares.items():
+            values[index] = min(summed[k], 1.0)
+    return values
+
+
+def said(at: Mapping[str, int], public: FactsLedger) -> dict[int, float]:
+    """The public columns the speeches give (index -> value): each seat's claim, the seats
+    that called it a wolf, the wolves it called, the seats that accuse it."""
+    n, values, shares = len(at), dict[int, float](), dict[int, int]()
+    for seat, claim in public.claims.items():
+        column = _CLAIM_COLUMN.get(claim.value)
+        if column is not None:
+            values[at[seat] + column] = 1.0
+    called, calls = _COLUMN["called_wolf"], _COLUMN["calls_wolves"]
+    for named, reporters in public.named_wolves.items():
+        values[at[named] + called] = len(reporters) / n
+        for reporter in reporters:
+            shares[at[reporter] + calls] = shares.get(at[reporter] + calls, 0) + 1
+    for target in public.accused.values():
+        index = at[target] + _COLUMN["accused"]
+        shares[index] = shares.get(index, 0) + 1
+    return shared_out(shares, n, values)
+
+
+def voted(at: Mapping[str, int], public: FactsLedger, tally: VoteTally | None) -> dict[int, float]:
+    """The public columns the exile votes give (index -> value): the latest vote's ballots
+    each seat received, and the game's it received and cast."""
+    if not public.votes:
+        return {}
+    n, values, shares = len(at), dict[int, float](), dict[int, int]()
+    received, cast = _COLUMN["votes_received"], _COLUMN["votes_cast_all"]
+    for _voter, ballot in public.votes[max(public.votes)]:
+        if ballot is not None:
+            shares[at[ballot] + received] = shares.get(at[ballot] + received, 0) + 1
+    tally = (tally or VoteTally()).update(public)
+    for seat, k in tally.received.items():
+        shares[at[seat] + received + 1] = k
+    per_day = sums(1.0 / FEATURE_DAYS, max(tally.cast.values(), default=0))
+    for seat, k in tally.cast.items():
+        values[at[seat] + cast] = min(per_day[k], 1.0)
+    return shared_out(shares, n, values)
+
+
 class PublicFeatures:
     """What the features of every seat of a table share, built once for all from the
     public ledger: each seat's public columns read from it (the private ones 0, the
     standing added by `at_standing`), and the marks public facts put in a seat's private
     columns (`marks`), while the ledger takes no more FEATURE_EVENTS. `tally`: the game's
-    ballots, read up to the ledger's."""
+    ballots, read up to the ledger's; `since`: these features before the ledger took events
+    of the kinds `heard` alone, whose columns of the speeches or of the votes are kept."""
 
-    def __init__(self, seats: Sequence[str], public: FactsLedger, tally: VoteTally | None = None):
+    def __init__(
+        self,
+        seats: Sequence[str],
+        public: FactsLedger,
+        tally: VoteTally | None = None,
+        since: "PublicFeatures | None" = None,
+        heard: Iterable[EventKind] = FEATURE_EVENTS,
+    ) -> None:
         import numpy as np
 
         n, width = len(seats), len(SEAT_FEATURES)
         at = self.at = {s: SEATS_AT + i * width for i, s in enumerate(seats)}
         self._public = public
         self._marks: dict[str, list[int]] = {}
-        values: dict[int, float] = {}  # index -> value
-        for seat, claim in public.claims.items():
-            column = _CLAIM_COLUMN.get(claim.value)
-            if column is not None:
-                values[at[seat] + column] = 1.0
-        shares: dict[int, int] = {}  # index -> shares of 1/n
-
-        def count(index: int, k: int = 1) -> None:
-            shares[index] = shares.get(index, 0) + k
-
-        called, calls = _COLUMN["called_wolf"], _COLUMN["calls_wolves"]
-        for named, reporters in public.named_wolves.items():
-            values[at[named] + called] = len(reporters) / n
-            for reporter in reporters:
-                count(at[reporter] + calls)
-        for target in public.accused.values():
-            count(at[target] + _COLUMN["accused"])
-        if public.votes:
-            received, cast = _COLUMN["votes_received"], _COLUMN["votes_cast_all"]
-            for _voter, ballot in public.votes[max(public.votes)]:
-                if ballot is not None:
-                    count(at[ballot] + received)
-            tally = (tally or VoteTally()).update(public)
-            for seat, k in tally.received.items():
-                count(at[seat] + received + 1, k)
-            per_day = sums(1.0 / FEATURE_DAYS, max(tally.cast.values(), default=0))
-            for seat, k in tally.cast.items():
-                values[at[seat] + cast] = min(per_day[k], 1.0)
-        if shares:
-            summed = sums(1.0 / n, max(shares.values()))
-            for index, k in shares.items():
-                values[index] = min(summed[k], 1.0)
+        heard = frozenset(heard)
+        self.spoken: dict[int, float] = (
+            since.spoken if since and EventKind.SPEECH not in heard else said(at, public)
+        )
+        self.votes: dict[int, float] = (
+            since.votes if since and EventKind.BALLOT not in heard else voted(at, public, tally)
+        )
+        values = {**self.spoken, **self.votes}
         self.vector = np.zeros(SEATS_AT + n * width, np.float32)
         if values:
             self.vector[list(values)] = list(values.values())
