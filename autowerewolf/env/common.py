@@ -267,7 +267,9 @@ class Observer:
         legal = self.table.legal(agent) if agent in self.table.asked else ()
         mask = self._masks.get(legal)
         if mask is None:
-            mask = np.asarray(self.table.actions.mask(legal), np.int8)
+            actions = self.table.actions
+            mask = np.zeros(len(actions.names), np.int8)
+            mask[actions.indices(legal)] = 1
             mask.flags.writeable = False
             if len(self._masks) >= MAX_MASKS:  # speech menus differ from game to game
                 self._masks = {}

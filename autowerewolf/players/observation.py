@@ -74,11 +74,15 @@ class Actions:
         self.names = action_names(seats)
         self.index = {name: i for i, name in enumerate(self.names)}
 
+    def indices(self, options: Sequence[str]) -> list[int]:
+        """The indices of the legal action names; `wait` alone for a seat not asked."""
+        return [self.index[option] for option in options or (WAIT,)]
+
     def mask(self, options: Sequence[str]) -> list[int]:
-        """1 for each legal action name, 0 elsewhere; `wait` alone for a seat not asked."""
+        """1 for each legal action name, 0 elsewhere."""
         mask = [0] * len(self.names)
-        for option in options or (WAIT,):
-            mask[self.index[option]] = 1
+        for index in self.indices(options):
+            mask[index] = 1
         return mask
 
 
