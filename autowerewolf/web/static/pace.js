@@ -47,7 +47,8 @@ export function useReveal(events, ready, paced, urgent) {
     }, Math.max(0, wait));
     return () => clearTimeout(timer);
   }, [total, revealed, ready, paced, urgent]);
-  return Math.min(revealed, total);
+  // Unpaced, everything received is shown at once, before the backlog's end too.
+  return paced && !urgent ? Math.min(revealed, total) : total;
 }
 
 export function PaceSwitch({ paced, onChange, pending }) {
