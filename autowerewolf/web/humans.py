@@ -89,12 +89,14 @@ class AnswerBox:
         return True
 
     def time_left_s(self, game_id: str, pending: dict[str, Any]) -> float | None:
-        """Seconds left to answer the pending interrupt, its clock started if this is the
-        first look at it; None without a deadline."""
+        """Seconds left to answer the pending interrupt (all of them until the deadline
+        check starts its clock); None without a deadline. Reading it changes nothing."""
         deadline_s = pending["value"].get("deadline_s")
         if not isinstance(deadline_s, int | float):
             return None
-        started = self._asked.setdefault((game_id, pending["id"]), time.monotonic())
+        started = self._asked.get((game_id, pending["id"]))
+        if started is None:
+            return float(deadline_s)
         return max(0.0, deadline_s - (time.monotonic() - started))
 
     async def expire_overdue(self, waiting: dict[str, dict[str, Any]]) -> list[str]:
@@ -103,6 +105,8 @@ class AnswerBox:
         resumed = []
         for game_id, pending in waiting.items():
             deadline_s = pending["value"].get("deadline_s")
+            if isinstance(pending["value"].get("deadline_s"), int | float):
+                self._asked.setdefault((game_id, pending["id"]), time.monotonic())
             left = self.time_left_s(game_id, pending)
             if left is None or left > 0:
                 continue

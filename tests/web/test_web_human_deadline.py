@@ -9,6 +9,7 @@ import pytest
 
 from autowerewolf.players.records import DecisionRecord
 from autowerewolf.web.frames import all_records
+from autowerewolf.web.humans import AnswerBox
 from autowerewolf.web.reader import GameReader
 from tests.fixed import HEX_SECRET
 from tests.web.conftest import Server, token_of
@@ -79,3 +80,16 @@ def test_a_bad_deadline_is_one_error_line(server: Server, bad: object) -> None:
     assert refused.status_code == 400, refused.text
     message = refused.json()["detail"]
     assert "human_deadline_s" in message and "\n" not in message
+
+
+def test_reading_the_time_left_starts_no_clock() -> None:
+    # No GET changes state (docs/security.md): the question card's clock reads the time
+    # left; only the server's deadline check starts it.
+    box = AnswerBox()
+    pending = {"id": "i1", "value": {"deadline_s": 30, "seats": {"P03": {}}}}
+    assert box.time_left_s("g", pending) == 30.0
+    time.sleep(0.05)
+    assert box.time_left_s("g", pending) == 30.0
+    assert box.time_left_s("g", {"id": "i2", "value": {"seats": {}}}) is None
+    box._asked[("g", "i1")] = time.monotonic() - 10  # the deadline check started it 10 s ago
+    assert 19.0 < (box.time_left_s("g", pending) or 0) <= 20.0
