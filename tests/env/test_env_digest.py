@@ -6,9 +6,11 @@ import hashlib
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from autowerewolf.env import env, parallel_env
+from autowerewolf.players.features import sums
 from autowerewolf.rules.decisions import Option
 from autowerewolf.rules.random_play import EXPLODE_CHANCE
 
@@ -81,3 +83,13 @@ def test_seeded_aec_episodes_observe_the_pinned_values(board: str) -> None:
 
 def test_seeded_parallel_episodes_observe_the_pinned_values() -> None:
     assert parallel_digest("12-A", range(3)) == PARALLEL_DIGEST
+
+
+@pytest.mark.parametrize("share", [1 / 12, 1 / 9, 1 / 8, 1 / 30])
+def test_counted_features_hold_the_sums_adding_one_share_at_a_time_leaves(share: float) -> None:
+    added = np.zeros(1, np.float32)
+    expected = [0.0]
+    for _ in range(40):
+        added[0] += share
+        expected.append(float(added[0]))
+    assert sums(share, 40)[:41] == expected
