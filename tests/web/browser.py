@@ -143,6 +143,22 @@ def epoch(iso: str) -> float:
     return datetime.fromisoformat(iso).timestamp()
 
 
+def send_first_option(page: Any, text: str = "Hello.") -> str:
+    """Answer the question shown with its first option (and `text` where a speech is
+    asked); the key of the question answered."""
+    key = str(page.get_attribute("#decision", "data-key"))
+    page.locator("#decision input[type=radio]").first.check()
+    if page.locator("#speech").count():
+        page.fill("#speech", text)
+    page.click("#send")
+    return key
+
+
+def wait_answered(page: Any, key: str) -> None:
+    """Until the page no longer shows the question `key`."""
+    page.wait_for_function("k => !document.querySelector(`#decision[data-key='${k}']`)", arg=key)
+
+
 def answer_until_over(tab: Tab, limit_s: float = 180) -> tuple[list[str], list[str]]:
     """Answer every decision shown on this seat's page with its first option until the game
     is over. The first speech is too long at first: the page must show the server's error.
@@ -167,8 +183,6 @@ def answer_until_over(tab: Tab, limit_s: float = 180) -> tuple[list[str], list[s
                 errors.append(page.inner_text("#decision .error[role=alert]"))
             page.fill("#speech", f"I am {page.inner_text('#my-role')}... or am I?")
         page.click("#send")
-        page.wait_for_function(
-            "key => !document.querySelector(`#decision[data-key='${key}']`)", arg=key
-        )
+        wait_answered(page, str(key))
         answered.append(str(key))
     return answered, errors

@@ -17,7 +17,7 @@ from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.views import public_events
 from autowerewolf.web.reader import GameReader
 from tests.fixed import HEX_SECRET
-from tests.web.browser import open_tab, wait_finished
+from tests.web.browser import open_tab, send_first_option, wait_answered, wait_finished
 from tests.web.conftest import Server, answer_some, token_of
 from tests.web.leaks import leaks, parse_payloads
 from tests.web.test_web_human_deadline import p03_records, wait_records
@@ -72,6 +72,7 @@ def _record(server: Server, game: str) -> Any:
         reader.close()
 
 
+@pytest.mark.webslow
 def test_a_spectator_sees_a_days_speeches_one_after_another(browser: Any, server: Server) -> None:
     game, links = _links(server, HUMAN_P01)
     tab = open_tab(browser, server, links["spectator"], paced=True)
@@ -114,14 +115,7 @@ def test_a_seats_question_is_never_held_behind_the_pacing(browser: Any, server: 
         page.wait_for_selector("#pending", state="detached", timeout=2_000)
         newest = page.locator("#transcript .line").last.inner_text()
         assert page.locator("#recent li").last.inner_text() == newest
-        key = page.get_attribute("#decision", "data-key")
-        page.locator("#decision input[type=radio]").first.check()
-        if page.locator("#speech").count():
-            page.fill("#speech", "Hello.")
-        page.click("#send")
-        page.wait_for_function(
-            "k => !document.querySelector(`#decision[data-key='${k}']`)", arg=key
-        )
+        wait_answered(page, send_first_option(page))
     tab.close()
 
 
@@ -164,11 +158,7 @@ def test_a_tone_marks_each_question_unless_turned_off(browser: Any, server: Serv
     page.wait_for_selector("#decision", timeout=60_000)
     assert page.is_checked("#sound") and page.evaluate("window.tones") == 1
     page.uncheck("#sound")
-    key = page.get_attribute("#decision", "data-key")
-    page.locator("#decision input[type=radio]").first.check()
-    if page.locator("#speech").count():
-        page.fill("#speech", "Hello.")
-    page.click("#send")
+    key = send_first_option(page)
     page.wait_for_function(
         "k => { const d = document.querySelector('#decision'); return d && d.dataset.key !== k; }",
         arg=key,

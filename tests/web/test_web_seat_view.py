@@ -8,7 +8,14 @@ import pytest
 
 from autowerewolf.web.standing import ending_words
 from tests.fixed import HEX_SECRET
-from tests.web.browser import Tab, answer_until_over, open_tab, wait_finished
+from tests.web.browser import (
+    Tab,
+    answer_until_over,
+    open_tab,
+    send_first_option,
+    wait_answered,
+    wait_finished,
+)
 from tests.web.conftest import Server
 from tests.web.test_web_browser import truth
 
@@ -42,20 +49,14 @@ def test_a_stale_tab_is_told_its_question_has_passed(browser: Any, server: Serve
     first_key = stale.page.get_attribute("#decision", "data-key")
     held: list[Any] = []  # the stale tab hears of no new question: its page stays as it was
     stale.page.route("**/decision", lambda route: held.append(route))
-    fresh.page.locator("#decision input[type=radio]").first.check()
-    if fresh.page.locator("#speech").count():
-        fresh.page.fill("#speech", "Hello.")
-    fresh.page.click("#send")
+    send_first_option(fresh.page)
     fresh.page.wait_for_function(
         "k => { const d = document.querySelector('#decision'); return d && d.dataset.key !== k; }",
         arg=first_key,
         timeout=60_000,
     )
     assert stale.page.get_attribute("#decision", "data-key") == first_key
-    stale.page.locator("#decision input[type=radio]").first.check()
-    if stale.page.locator("#speech").count():
-        stale.page.fill("#speech", "Too late.")
-    stale.page.click("#send")
+    send_first_option(stale.page, "Too late.")
     stale.page.wait_for_selector("#seat-panel .error[role=alert]")
     assert "this question has passed" in stale.page.inner_text("#seat-panel")
     for route in held:
@@ -79,14 +80,7 @@ def test_the_latest_line_is_in_view_while_a_question_is_shown(
         newest = page.locator("#transcript .line").last.inner_text()
         assert page.locator("#recent li").last.inner_text() == newest
         assert _in_viewport(tab, "#recent li:last-child"), viewport
-        key = page.get_attribute("#decision", "data-key")
-        page.locator("#decision input[type=radio]").first.check()
-        if page.locator("#speech").count():
-            page.fill("#speech", "Hello.")
-        page.click("#send")
-        page.wait_for_function(
-            "k => !document.querySelector(`#decision[data-key='${k}']`)", arg=key
-        )
+        wait_answered(page, send_first_option(page))
     tab.close()
 
 
