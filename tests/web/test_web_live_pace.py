@@ -15,12 +15,12 @@ import pytest
 from autowerewolf.prompts.render import describe
 from autowerewolf.rules.events import EventKind
 from autowerewolf.rules.views import public_events
-from autowerewolf.web.reader import GameReader
 from tests.fixed import HEX_SECRET
 from tests.web.browser import open_tab, send_first_option, wait_answered, wait_finished
 from tests.web.conftest import Server, answer_some, token_of
 from tests.web.leaks import leaks, parse_payloads
 from tests.web.test_web_human_deadline import p03_records, wait_records
+from tests.web.test_web_table import saved
 
 pytestmark = pytest.mark.slow
 SPEECHES = "#transcript [data-kind=speech]"
@@ -62,14 +62,6 @@ def _answer_in_background(server: Server, game: str, link: str) -> threading.Thr
     )
     thread.start()
     return thread
-
-
-def _record(server: Server, game: str) -> Any:
-    reader = GameReader(server.db)
-    try:
-        return reader.load(game)
-    finally:
-        reader.close()
 
 
 @pytest.mark.webslow
@@ -177,7 +169,7 @@ def test_the_night_summary_and_timeline_tell_only_what_the_public_was_told(
     page.wait_for_selector('section.game[data-ready="public"]')
     _answer_in_background(server, game, links["P01"]).join(timeout=90)
     wait_finished(page)
-    record = _record(server, game)
+    record = saved(server, game)
     told = [e for e in public_events(record.events) if e.kind is EventKind.DEATHS_ANNOUNCED]
     assert told, "seed 126 has a night"
     lines = page.locator("#night-summary .night-line")
