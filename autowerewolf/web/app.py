@@ -86,10 +86,15 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
             await server_games.resume(game_id)
         # Another process may save a server game at any time (`autowerewolf fork` of one
         # gives its branch a UUID): LangGraph's API answers for it once it is a thread.
+        # Only ids not seen before are looked up in the registry.
+        seen = set(ids)
         while True:
             await asyncio.sleep(ADOPT_EVERY_S)
             try:
-                await server_games.adopt(await read(runtime.reader.ids))
+                new = [i for i in await read(runtime.reader.ids) if i not in seen]
+                if new:
+                    await server_games.adopt(new)
+                    seen.update(new)
             except Exception:
                 log.exception("adopting the games saved by other processes failed; trying again")
 
