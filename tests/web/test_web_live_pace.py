@@ -2,13 +2,15 @@
 speeches one after another at a reading pace (the speaker marked on the circle) unless they
 choose to see each line at once, a choice the browser remembers; a seat's question is never
 held behind the pacing; the seat's answer clock counts down and says when the fallback
-answered; a tone marks each question by default; and the spectator's night summary and
-phase timeline carry only what the public was told (the leak scan of tests/web/leaks.py)."""
+answered; a tone marks each question by default; a seat hears of its death only once the
+table shown has it dead; and the spectator's night summary and phase timeline carry only
+what the public was told (the leak scan of tests/web/leaks.py)."""
 
 import itertools
 import threading
 import time
 from typing import Any
+from urllib.parse import urlparse
 
 import pytest
 
@@ -195,4 +197,33 @@ def test_the_night_summary_and_timeline_tell_only_what_the_public_was_told(
     )
     assert abs(top) <= 1, top
     assert page.locator("#controls").count() == 1, "the replay controls once the game is over"
+    tab.close()
+
+
+def test_a_seat_hears_of_its_death_only_once_the_shown_table_has_it_dead(
+    browser: Any, server: Server
+) -> None:
+    # The header may know of a death before the paced transcript shows it: here every
+    # header says P01 died while P01 is alive on the table shown, and no notice may show.
+    game, links = _links(server, HUMAN_P01)
+    tab = open_tab(browser, server, links["P01"])
+    page = tab.page
+    header_path = f"/aw/games/{game}"
+
+    def dead_header(route: Any) -> None:
+        response = route.fetch()
+        body = response.json()
+        body["me"]["death"] = "You died on day 1: a test says so."
+        route.fulfill(response=response, json=body)
+
+    page.route(lambda url: urlparse(url).path == header_path, dead_header)
+    page.wait_for_selector("#decision", timeout=60_000)  # its status changed: a new header
+    page.wait_for_function(
+        "() => document.querySelector('#me') && document.querySelector('.seat[data-seat=\"P01\"]')"
+    )
+    page.reload()  # every header from now on says P01 died
+    page.wait_for_selector("#decision", timeout=60_000)
+    assert page.get_attribute('.seat[data-seat="P01"]', "data-alive") == "true"
+    assert not page.locator("#death-notice").count()
+    assert "a test says so" not in page.inner_text("body")
     tab.close()

@@ -116,6 +116,9 @@ export function GamePage({ gameId, me }) {
   // The seat whose speech is the newest line shown speaks now.
   const speaking = current && current.event.kind === "speech" ? current.event.actor : null;
   const over = frame && frame.over && atEnd;
+  // A seat learns of its death when the transcript shown reaches it, paced or not.
+  const mine = header.me && players.find((p) => p.seat === header.me.seat);
+  const death = header.me && header.me.death && !(mine && mine.alive) ? header.me.death : null;
   const phase = phaseAt(visible);
   const centre = html`<div id="centre">
     <div class="day" id="phase">${phase.night ? "Night" : "Day"} ${phase.number || (frame ? frame.day : 1)}</div>
@@ -155,11 +158,11 @@ export function GamePage({ gameId, me }) {
       onBranch=${branch} />`}
     ${me.kind === "seat" && html`<${SeatPanel} gameId=${gameId} turn=${status ? status.turn : null}
       recent=${visible.filter((e) => !DIVIDER_KINDS.has(e.kind)).slice(-RECENT_LINES)}
-      ending=${over ? frame.ending : null} death=${header.me ? header.me.death : null} />`}
+      ending=${over ? frame.ending : null} death=${death} />`}
     <div class="board">
       <div class="left">
         <${SeatCircle} players=${players} focus=${focus} speaking=${speaking} centre=${centre} />
-        <${MyStanding} me=${header.me} />
+        <${MyStanding} me=${header.me && { ...header.me, death }} />
         ${over && html`<${Reveal} lines=${frame.reveal || []} />`}
         <${NightSummary} events=${visible} />
         <${VoteGrid} events=${visible} players=${players} />
