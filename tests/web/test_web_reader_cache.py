@@ -3,7 +3,7 @@ per checkpoint (a seat's page asks for its header and its question together at e
 and the live stream reads every saved step only when a step was saved that it had not sent."""
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +11,7 @@ from langgraph.types import Command
 
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
-from autowerewolf.runner import Games
+from autowerewolf.runner import GameRecord, Games
 from autowerewolf.web.frames import PUBLIC
 from autowerewolf.web.humans import AnswerBox
 from autowerewolf.web.live import live_messages
@@ -20,14 +20,25 @@ from tests.fixed import SECRET
 from tests.graph.graph_helpers import first_option_answers
 
 
-def test_a_record_is_read_once_per_checkpoint(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def waiting(tmp_path: Path) -> Iterator[tuple[Games, GameRecord, GameReader]]:
+    """A game waiting for its human seat P03, and a web reader of its database."""
     db = tmp_path / "games.db"
     games = Games(db, create=True)
     record = games.start("human", GameSetup(secret=SECRET, seed=5), Seating(seats={"P03": "human"}))
     assert record.status == "waiting"
     reader = GameReader(db)
+    try:
+        yield games, record, reader
+    finally:
+        reader.close()
+        games.close()
+
+
+def test_a_record_is_read_once_per_checkpoint(
+    waiting: tuple[Games, GameRecord, GameReader], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games, record, reader = waiting
     reads: list[str] = []
     peek = reader.games.peek
 
@@ -36,28 +47,21 @@ def test_a_record_is_read_once_per_checkpoint(
         return peek(game_id)
 
     monkeypatch.setattr(reader.games, "peek", counted)
-    try:
-        first = reader.load("human")
-        assert reader.row("human").steps == first.game.ply and reader.load("human") is first
-        assert reads == ["human"]
-        record = games.resume("human", first_option_answers(record))
-        moved = reader.load("human")
-        assert reads == ["human", "human"] and moved.game.ply == record.game.ply > first.game.ply
-        assert moved.events == record.events
-    finally:
-        reader.close()
-        games.close()
+    first = reader.load("human")
+    assert reader.row("human").steps == first.game.ply and reader.load("human") is first
+    assert reads == ["human"]
+    record = games.resume("human", first_option_answers(record))
+    moved = reader.load("human")
+    assert reads == ["human", "human"] and moved.game.ply == record.game.ply > first.game.ply
+    assert moved.events == record.events
 
 
 def test_the_live_stream_reads_every_step_only_when_one_was_saved(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    waiting: tuple[Games, GameRecord, GameReader], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A new checkpoint that adds no step (a question asked again after an illegal answer)
     # must not cost a read of the whole game: that read delays the next question's status.
-    db = tmp_path / "games.db"
-    games = Games(db, create=True)
-    record = games.start("human", GameSetup(secret=SECRET, seed=5), Seating(seats={"P03": "human"}))
-    reader = GameReader(db)
+    games, record, reader = waiting
     reads: list[str] = []
     steps = reader.steps
 
@@ -82,11 +86,7 @@ def test_the_live_stream_reads_every_step_only_when_one_was_saved(
         assert reads == ["human", "human"]
         await stream.aclose()
 
-    try:
-        asyncio.run(follow())
-    finally:
-        reader.close()
-        games.close()
+    asyncio.run(follow())
 
 
 async def _until(
