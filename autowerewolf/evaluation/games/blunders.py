@@ -149,35 +149,44 @@ def revealed_before(events: Sequence[Event]) -> list[frozenset[str]]:
     return out
 
 
-def _wolf_nights(
-    events: Sequence[Event], wolves: set[str], options: OptionsIndex | None
-) -> list[Judgement]:
+class _Game(NamedTuple):
+    """What every judge reads: the events, the final role map, the seats public before each
+    event (`revealed_before`) and the decisions' options (None without the game's records)."""
+
+    events: Sequence[Event]
+    roles: Mapping[str, Role]
+    revealed: Sequence[frozenset[str]]
+    options: OptionsIndex | None
+
+    @property
+    def wolves(self) -> frozenset[str]:
+        return frozenset(s for s, r in self.roles.items() if on_wolf_side(r))
+
+
+def _wolf_nights(game: _Game) -> list[Judgement]:
+    events, options, wolves = game.events, game.options, game.wolves
     out: list[Judgement] = []
     proposers: dict[int, list[str]] = {}
-    bad = frozenset(wolves)
     for i, e in enumerate(events):
         if e.kind is EventKind.WOLF_PROPOSAL and e.actor:
             legal = options.options(e.actor, "wolves", e.day) if options else None
-            out.append(Judgement(WOLF_SELF_KILL, e.actor, i, e.target in wolves, legal, bad))
+            out.append(Judgement(WOLF_SELF_KILL, e.actor, i, e.target in wolves, legal, wolves))
             proposers.setdefault(e.day, []).append(e.actor)
         elif e.kind is EventKind.WOLF_TARGET:
+            on_wolf = e.target in wolves
             for wolf in proposers.get(e.day, []):
                 # Chance: the pack's target drawn as one random proposal would be.
                 legal = options.options(wolf, "wolves", e.day) if options else None
-                out.append(Judgement(WOLF_PACK_KILLS_WOLF, wolf, i, e.target in wolves, legal, bad))
+                out.append(Judgement(WOLF_PACK_KILLS_WOLF, wolf, i, on_wolf, legal, wolves))
     return out
 
 
-def _good_roles(
-    events: Sequence[Event],
-    roles: Mapping[str, Role],
-    revealed: Sequence[frozenset[str]],
-    options: OptionsIndex | None,
-) -> list[Judgement]:
+def _good_roles(game: _Game) -> list[Judgement]:
     """Witch, Seer and Hunter decisions."""
+    events, roles, revealed, options = game
     out: list[Judgement] = []
     checked: set[str] = set()
-    goods = frozenset(s for s, r in roles.items() if not on_wolf_side(r))
+    goods = frozenset(roles) - game.wolves
     for i, e in enumerate(events):
         if e.kind is EventKind.SEER_RESULT and e.seat and e.target:
             again = e.target in checked or e.target in revealed[i]
@@ -206,15 +215,11 @@ def _good_roles(
     return out
 
 
-def _ballots(
-    events: Sequence[Event],
-    roles: Mapping[str, Role],
-    revealed: Sequence[frozenset[str]],
-    options: OptionsIndex | None,
-) -> list[Judgement]:
+def _ballots(game: _Game) -> list[Judgement]:
+    events, roles, revealed, options = game
     out: list[Judgement] = []
     checked_good: set[str] = set()  # the Seer's own results
-    wolves = frozenset(s for s, r in roles.items() if on_wolf_side(r))
+    wolves = game.wolves
     for i, e in enumerate(events):
         if e.kind is EventKind.SEER_RESULT and e.target and e.value == "good":
             checked_good.add(e.target)
@@ -258,18 +263,14 @@ def judgements(
     explosion metric: the events do not carry the variants, and wolf speeches are no
     opportunities when exploding was illegal.
     """
-    roles = roles_of(events)
-    wolves = {s for s, r in roles.items() if on_wolf_side(r)}
-    revealed = revealed_before(events)
     options = OptionsIndex(records) if records else None
-    found = _wolf_nights(events, wolves, options)
+    game = _Game(events, roles_of(events), revealed_before(events), options)
+    found = _wolf_nights(game)
     if explosions_allowed:
         found += [
-            Judgement(WOLF_NEEDLESS_EXPLOSION, *x) for x in explosions(events, roles, options)
+            Judgement(WOLF_NEEDLESS_EXPLOSION, *x) for x in explosions(events, game.roles, options)
         ]
-    found += _good_roles(events, roles, revealed, options)
-    found += _ballots(events, roles, revealed, options)
-    return found
+    return found + _good_roles(game) + _ballots(game)
 
 
 def chances(found: Iterable[Judgement]) -> SeatChances:
