@@ -24,7 +24,13 @@ from autowerewolf.rules.random_play import play_random_game
 from autowerewolf.rules.state import Step
 from tests.rules.rules_helpers import Game
 
+WOLVES_12 = ("P01", "P02", "P03", "P04")
 GOOD_12 = ["P05", "P06", "P07", "P08", "P09", "P10", "P11"]
+
+
+def per_wolf(*tallies: tuple[int, int]) -> dict[str, tuple[int, int]]:
+    """The expected (blunders, opportunities) of P01-P04, in seat order."""
+    return dict(zip(WOLVES_12, tallies, strict=True))
 
 
 def metric(g: Game, name: str) -> dict[str, tuple[int, int]]:
@@ -40,22 +46,17 @@ def test_wolf_proposals_naming_self_or_teammate_and_the_pack_target():
     # P01 names himself, P02 and P04 name teammate P03, P03 names villager P05:
     # P03 wins the plurality (2 of 4), so the pack's target is a wolf.
     g = Game().night(proposals={"P01": "P01", "P02": "P03", "P03": "P05", "P04": "P03"})
-    assert metric(g, "wolf_self_kill") == {
-        "P01": (1, 1),
-        "P02": (1, 1),
-        "P03": (0, 1),
-        "P04": (1, 1),
-    }
+    assert metric(g, "wolf_self_kill") == per_wolf((1, 1), (1, 1), (0, 1), (1, 1))
     # Every wolf that proposed shares the pack's choice.
-    assert metric(g, "wolf_pack_kills_wolf") == {s: (1, 1) for s in ("P01", "P02", "P03", "P04")}
+    assert metric(g, "wolf_pack_kills_wolf") == dict.fromkeys(WOLVES_12, (1, 1))
     # The pack target is not a seat's decision: P03's overall is his own proposal only.
     assert blunders(g.events)["P03"][OVERALL] == (0, 1)
 
 
 def test_empty_knife_and_a_villager_target_are_no_blunders():
     g = Game().night(proposals={"P01": "none", "P02": "P05", "P03": "P05", "P04": "P06"})
-    assert metric(g, "wolf_self_kill") == {s: (0, 1) for s in ("P01", "P02", "P03", "P04")}
-    assert metric(g, "wolf_pack_kills_wolf") == {s: (0, 1) for s in ("P01", "P02", "P03", "P04")}
+    assert metric(g, "wolf_self_kill") == dict.fromkeys(WOLVES_12, (0, 1))
+    assert metric(g, "wolf_pack_kills_wolf") == dict.fromkeys(WOLVES_12, (0, 1))
 
 
 # --- self-explosion ---------------------------------------------------------------------
@@ -65,12 +66,7 @@ def test_explosion_at_signup_without_candidacy_is_needless():
     # P01 explodes at sign-up (no SIGNUP event of his own); P02-P04 pass (one opportunity each).
     g = Game().night("P05")
     g.answer(P01="explode", P07="run", P08="run")
-    assert metric(g, "wolf_needless_explosion") == {
-        "P01": (1, 1),
-        "P02": (0, 1),
-        "P03": (0, 1),
-        "P04": (0, 1),
-    }
+    assert metric(g, "wolf_needless_explosion") == per_wolf((1, 1), (0, 1), (0, 1), (0, 1))
 
 
 def test_candidate_explosion_in_campaign_is_justified():
@@ -81,12 +77,7 @@ def test_candidate_explosion_in_campaign_is_justified():
     while g.pending.options.keys() != {"P02"}:
         g.answer()
     g.answer(P02="explode")
-    assert metric(g, "wolf_needless_explosion") == {
-        "P01": (0, 1),
-        "P02": (0, 2),
-        "P03": (0, 1),
-        "P04": (0, 1),
-    }
+    assert metric(g, "wolf_needless_explosion") == per_wolf((0, 1), (0, 2), (0, 1), (0, 1))
 
 
 def test_discussion_explosion_without_pressure_is_needless():
@@ -95,12 +86,7 @@ def test_discussion_explosion_without_pressure_is_needless():
     g = Game().night(None).no_election()
     g.speak_all(explode="P03")
     assert g.step is Step.WOLVES
-    assert metric(g, "wolf_needless_explosion") == {
-        "P01": (0, 2),
-        "P02": (0, 2),
-        "P03": (1, 2),
-        "P04": (0, 1),
-    }
+    assert metric(g, "wolf_needless_explosion") == per_wolf((0, 2), (0, 2), (1, 2), (0, 1))
 
 
 def test_explosion_in_own_exile_pk_is_justified():
@@ -110,12 +96,7 @@ def test_explosion_in_own_exile_pk_is_justified():
     g.vote(P05="P01", P06="P07")
     assert g.step is Step.EXILE_PK_SPEECH
     g.speak_all(explode="P01")
-    assert metric(g, "wolf_needless_explosion") == {
-        "P01": (0, 3),
-        "P02": (0, 2),
-        "P03": (0, 2),
-        "P04": (0, 2),
-    }
+    assert metric(g, "wolf_needless_explosion") == per_wolf((0, 3), (0, 2), (0, 2), (0, 2))
 
 
 def test_explosion_one_kill_from_win_is_justified():
@@ -216,12 +197,7 @@ def test_wolves_voting_for_teammates():
     # P01 votes teammate P02, P04 votes teammate P01, P02 votes P05, P03 abstains.
     g = Game().night(None).no_election().to_vote()
     g.vote(P01="P02", P02="P05", P04="P01")
-    assert metric(g, "wolf_votes_teammate_out") == {
-        "P01": (1, 1),
-        "P02": (0, 1),
-        "P03": (0, 1),
-        "P04": (1, 1),
-    }
+    assert metric(g, "wolf_votes_teammate_out") == per_wolf((1, 1), (0, 1), (0, 1), (1, 1))
     # Good voters: one ballot each (abstentions), none on a revealed player.
     assert metric(g, "good_ballot_on_revealed_good") == {s: (0, 1) for s in [*GOOD_12, "P12"]}
 
