@@ -64,6 +64,10 @@ variant_sets = st.fixed_dictionaries(
         "scoring": st.sampled_from(["plus_minus", "win_only"]),
     },
 )
+boards = st.sampled_from(sorted(BOARDS))
+seeds = st.integers(0, 2**32 - 1)
+# A random game's draws: its board, its seed and the random players' seed.
+random_games = {"board": boards, "seed": seeds, "player_seed": seeds}
 
 
 def legal(board: str, variants: dict[str, object]) -> dict[str, object]:
@@ -173,11 +177,7 @@ def check_end(state) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    board=st.sampled_from(sorted(BOARDS)),
-    seed=st.integers(0, 2**32 - 1),
-    player_seed=st.integers(0, 2**32 - 1),
-)
+@given(**random_games)
 def test_rules_1_8_random_play_on_every_board_ends_with_one_winner(board, seed, player_seed):
     """RULES §1-§8: seeded random legal play on every board ends in bounded time with one
     winner; dead players never act; a flipped Idiot never votes; role counts never change."""
@@ -187,10 +187,8 @@ def test_rules_1_8_random_play_on_every_board_ends_with_one_winner(board, seed, 
 
 @settings(max_examples=300, deadline=None)
 @given(
-    board=st.sampled_from(sorted(BOARDS)),
+    **random_games,
     variants=variant_sets,
-    seed=st.integers(0, 2**32 - 1),
-    player_seed=st.integers(0, 2**32 - 1),
     max_days=st.sampled_from([2, 4, 30]),
     explode_rate=st.sampled_from([0.0, 0.1, 0.4]),
 )
@@ -205,13 +203,7 @@ def test_rules_2_8_random_play_with_random_variants(
 
 
 @settings(max_examples=100, deadline=None)
-@given(
-    board=st.sampled_from(sorted(BOARDS)),
-    variants=variant_sets,
-    seed=st.integers(0, 2**32 - 1),
-    player_seed=st.integers(0, 2**32 - 1),
-    explode_rate=st.sampled_from([0.0, 0.2]),
-)
+@given(**random_games, variants=variant_sets, explode_rate=st.sampled_from([0.0, 0.2]))
 def test_rules_9_no_view_ever_leaks(board, variants, seed, player_seed, explode_rate):
     """RULES §9: no seat's view holds another seat's hidden role, Seer result, Witch/Guard
     choice or wolf-channel message (deciding seats checked at every decision, every seat at
@@ -225,7 +217,7 @@ def test_rules_9_no_view_ever_leaks(board, variants, seed, player_seed, explode_
 
 
 @settings(max_examples=20, deadline=None)
-@given(board=st.sampled_from(sorted(BOARDS)), seed=st.integers(0, 2**32 - 1))
+@given(board=boards, seed=seeds)
 def test_rules_1_determinism_property(board, seed):
     """RULES §1: same seed -> identical event list."""
     a = play_checked(make_config(board, seed=seed), seed)
