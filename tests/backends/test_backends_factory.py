@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
 from langchain_ollama import ChatOllama
@@ -18,16 +20,21 @@ from autowerewolf.backends.local_server import LocalServer
 from autowerewolf.backends.openai_chat import LlamaServerChat
 from autowerewolf.errors import SettingsError
 
+# The sampling and transport settings every backend takes; each backend's test checks that
+# its model is given them.
+SETTINGS: dict[str, Any] = {
+    "temperature": 0.3,
+    "max_tokens": 77,
+    "timeout_s": 12.5,
+    "retries": 4,
+    "seed": 11,
+}
 API = ModelConfig(
     backend="api",
     model="gpt-x",
     base_url="https://api.example.com/v1",
     api_key_env="AW_TEST_KEY",
-    temperature=0.3,
-    max_tokens=77,
-    timeout_s=12.5,
-    retries=4,
-    seed=11,
+    **SETTINGS,
 )
 
 
@@ -67,20 +74,13 @@ def test_api_without_key_env_uses_placeholder() -> None:
 
 def test_ollama_backend_builds_chat_ollama() -> None:
     cfg = ModelConfig(
-        backend="ollama",
-        model="qwen2.5:0.5b",
-        base_url="http://127.0.0.1:11434",
-        temperature=0.1,
-        max_tokens=99,
-        timeout_s=30,
-        retries=3,
-        seed=5,
+        backend="ollama", model="qwen2.5:0.5b", base_url="http://127.0.0.1:11434", **SETTINGS
     )
     model = make_chat_model(cfg)
     assert isinstance(model, ChatOllama)
     assert (model.model, model.base_url) == ("qwen2.5:0.5b", "http://127.0.0.1:11434")
-    assert (model.temperature, model.num_predict, model.seed) == (0.1, 99, 5)
-    assert model.client_kwargs == {"timeout": 30}
+    assert (model.temperature, model.num_predict, model.seed) == (0.3, 77, 11)
+    assert model.client_kwargs == {"timeout": 12.5}
     assert model.sync_client_kwargs is not None
     assert isinstance(model.sync_client_kwargs["transport"], httpx.HTTPTransport)
     assert model.async_client_kwargs is not None
