@@ -44,6 +44,11 @@ def _long(
     return rows
 
 
+def _long_table(title: str, rows: list[list[str]], note: str) -> Table:
+    """A table of `_long` rows: (metric, contestant, cell columns)."""
+    return Table(title, ["metric", "contestant", *CELL_HEADER], rows, note)
+
+
 def _outcomes(names: list[str], by_name: Mapping[str, Any]) -> Table:
     roles = sorted({r for m in by_name.values() for r in m["win_by_role"]})
     survival_roles = sorted({r for m in by_name.values() for r in m["survival_by_role"]})
@@ -74,9 +79,8 @@ def _outcomes(names: list[str], by_name: Mapping[str, Any]) -> Table:
         (f"survival as {r}", f"never the {r}", lambda m, r=r: m["survival_by_role"].get(r), "3")
         for r in survival_roles
     ]
-    return Table(
+    return _long_table(
         "Outcomes: win rates and survival",
-        ["metric", "contestant", *CELL_HEADER],
         _long(names, by_name, metrics),
         "Win rates: Wilson 95% intervals with one outcome per game (per role: per game the "
         "contestant held it). Chance: the rate of the same camp (role) over every game here, "
@@ -98,9 +102,8 @@ def _voting_and_roles(names: list[str], by_name: Mapping[str, Any]) -> Table:
         (f"{role} KPI", NA_REASONS[f"kpi_{role}"], lambda m, r=role: m["role_kpi"][r], "3")
         for role in KPI_NAMES
     ]
-    return Table(
+    return _long_table(
         "Voting and role KPIs",
-        ["metric", "contestant", *CELL_HEADER],
         _long(names, by_name, metrics),
         "Chance: a uniformly random choice among the same decisions' legal options (the "
         "werewolf KPI, an outcome: wolves' survival over every game here).",
@@ -118,9 +121,8 @@ def _blunders(names: list[str], by_name: Mapping[str, Any]) -> Table:
         by_name,
         [(m, NA_REASONS["blunders"], lambda e, m=m: e["blunders"][m], "3") for m in metrics],
     )
-    return Table(
+    return _long_table(
         "Blunders (every player kind; docs/blunders.md)",
-        ["metric", "contestant", *CELL_HEADER],
         rows,
         "Rates: blunders / opportunities. Chance: the blunder rate of a uniformly random "
         "choice among the legal options of the same decisions. Metrics without any "
@@ -161,9 +163,8 @@ def _validity_and_cost(names: list[str], by_name: Mapping[str, Any]) -> Table:
     )
     if unpriced:
         note += f" Unpriced models (cost counts 0 for them): {', '.join(unpriced)}."
-    return Table(
+    return _long_table(
         "Validity and cost",
-        ["metric", "contestant", *CELL_HEADER],
         _long(names, by_name, answers) + speeches + _long(names, by_name, metrics),
         note,
     )
