@@ -19,7 +19,7 @@ from autowerewolf.evaluation.tournament.results import iter_rows
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import Games
-from tests.evaluation.conftest import heuristic_vs_random
+from tests.evaluation.conftest import STUDY, heuristic_vs_random
 from tests.fixed import SECRET
 from tests.graph.graph_helpers import load_record
 
@@ -183,12 +183,11 @@ def test_report_renders_with_plots_in_headless_chromium(
 
 
 def test_rows_of_version_3_still_report_without_chance_levels(
-    played: tuple[Path, Report], tmp_path: Path
+    study_db: Path, tmp_path: Path
 ) -> None:
     """A database written before chance levels: the report reads it; chance is n/a."""
-    db, _ = played
     old: list[Any] = []
-    for stored in list(iter_rows(db, tournament="accept"))[:12]:
+    for stored in list(iter_rows(study_db, tournament=STUDY.name))[:12]:
         row: dict[str, Any] = {**stored, "v": 3}
         row.pop("exile_chance")
         for seat in row["seats"].values():

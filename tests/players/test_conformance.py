@@ -42,7 +42,8 @@ def _cautious(seat: str) -> Player:
 
 @pytest.mark.parametrize("player", [RandomPlayer, HeuristicPlayer], ids=lambda p: p.__name__)
 def test_the_model_free_players_pass_at_every_table(player: type) -> None:
-    report = check_player(lambda seat: player())
+    # The frame watch (about 6x slower) runs in test_every_design_passes_at_every_table_watched.
+    report = check_player(lambda seat: player(), watch=False)
     assert report.ok, str(report)
     assert len(report.asked) >= 19  # every decision step there is, somewhere
     # Rare steps (a dead sheriff's badge on a small board) may be missed: they are reported.
@@ -66,14 +67,19 @@ def test_the_example_plugin_passes() -> None:
 # `attack` is `support`'s class with another strategy text: the watch, which looks for code
 # that reaches the game's state, has nothing new to see in it (test_every_llm_design_passes
 # checks both).
-WATCHED = [*(d for d in LLM_DESIGNS if d != "attack"), "cautious"]
+NOT_DESIGNS: dict[str, Callable[[str], Player]] = {
+    "random": lambda seat: RandomPlayer(),
+    "heuristic": lambda seat: HeuristicPlayer(),
+    "cautious": _cautious,
+}
+WATCHED = [*(d for d in LLM_DESIGNS if d != "attack"), *NOT_DESIGNS]
 
 
 @pytest.mark.slow
 @pytest.mark.long
 @pytest.mark.parametrize("name", WATCHED)
 def test_every_design_passes_at_every_table_watched(name: str, tmp_path: Path) -> None:
-    factory = _cautious if name == "cautious" else _design(name, tmp_path)
+    factory = NOT_DESIGNS[name] if name in NOT_DESIGNS else _design(name, tmp_path)
     report = check_player(factory)
     assert report.ok, str(report)
 
