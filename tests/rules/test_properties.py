@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -202,9 +203,7 @@ def test_rules_2_8_random_play_with_random_variants(
     check_end(state)
 
 
-@settings(max_examples=100, deadline=None)
-@given(**random_games, variants=variant_sets, explode_rate=st.sampled_from([0.0, 0.2]))
-def test_rules_9_no_view_ever_leaks(board, variants, seed, player_seed, explode_rate):
+def check_no_view_leaks(board, variants, seed, player_seed, explode_rate) -> None:
     """RULES §9: no seat's view holds another seat's hidden role, Seer result, Witch/Guard
     choice or wolf-channel message (deciding seats checked at every decision, every seat at
     every fifth step and at the end)."""
@@ -214,6 +213,23 @@ def test_rules_9_no_view_ever_leaks(board, variants, seed, player_seed, explode_
     )
     for s in state.seats:
         assert leaks(state, seat_view(state, events, s.id)) == [], s.id
+
+
+leak_games = {**random_games, "variants": variant_sets, "explode_rate": st.sampled_from([0.0, 0.2])}
+
+
+# Each game checks hundreds of views: the default run plays 25, the long run 100.
+@settings(max_examples=25, deadline=None)
+@given(**leak_games)
+def test_rules_9_no_view_ever_leaks(board, variants, seed, player_seed, explode_rate):
+    check_no_view_leaks(board, variants, seed, player_seed, explode_rate)
+
+
+@pytest.mark.long
+@settings(max_examples=100, deadline=None)
+@given(**leak_games)
+def test_rules_9_no_view_ever_leaks_in_100_games(board, variants, seed, player_seed, explode_rate):
+    check_no_view_leaks(board, variants, seed, player_seed, explode_rate)
 
 
 @settings(max_examples=20, deadline=None)
