@@ -6,9 +6,10 @@ also the runs that resume a human decision). The stream's raw updates hold every
 secrets: they are turned into the audience's frames here and never forwarded. Steps the
 stream missed (it is joined after the backlog is read) and games the server does not run
 (written by the command line) are caught by a cheap check of the newest checkpoint when
-the stream is quiet. The status is checked again soon after the stream was last heard
-(a run that reached a human's question ends just after its last update), then less and
-less often.
+the stream is quiet and the game is not running here (while it runs, its steps come
+from the stream). The status is checked whenever the stream has nothing more queued
+(a run that reached a human's question ends just after its last update), and again soon
+after the stream was last heard, then less and less often.
 
 Messages: `frame` (id = the frame's number, so `Last-Event-ID` resumes), `ready` after the
 backlog, `status` when it changes, `end` when the game is over.
@@ -65,14 +66,19 @@ class Status:
 
     def __init__(self, reader: GameReader, box: AnswerBox, game_id: str, audience: str):
         self.reader, self.box, self.game_id, self.audience = reader, box, game_id, audience
+        self.running = False  # a run of this server plays the game, as of the last check
 
     async def now(self, over: bool) -> dict[str, Any]:
+        self.running = False
         if over:
             return {"status": "finished"}
         if not is_server_game(self.game_id):
             return {"status": "stopped"}  # a command-line game: this server does not run it
-        thread = await server_games.client().threads.get(self.game_id)
+        thread = await server_games.thread_of(self.game_id)
+        if thread is None:
+            return {"status": "stopped"}
         raw = str(thread["status"])
+        self.running = raw == "busy"
         status = {"busy": "running", "interrupted": "waiting", "idle": "stopped"}.get(raw, raw)
         pending = server_games.interrupt_of(thread)
         asked = list(pending["value"]["seats"]) if pending else []
@@ -126,10 +132,13 @@ async def live_messages(
             yield message
         yield {"event": "ready", "data": "{}"}
         while True:
-            current = await status.now(over)
-            if current != last_status:
-                last_status = current
-                yield {"event": "status", "data": json.dumps(current)}
+            # A burst of updates is framed before the status is asked again: the status
+            # read is a request into the server, and the run's end follows its last update.
+            if over or queue.empty():
+                current = await status.now(over)
+                if current != last_status:
+                    last_status = current
+                    yield {"event": "status", "data": json.dumps(current)}
             if over:
                 yield {"event": "end", "data": "{}"}
                 return
@@ -140,6 +149,10 @@ async def live_messages(
             step = _step_of(part) if part is not None else None
             if step is not None and step.game.ply <= last_ply + 1:
                 new_steps = [step]
+            elif step is None and status.running and pump is not None and not pump.done():
+                # The run's steps are on their way in the stream, behind the database: a
+                # read now would read the whole game again, competing with the run.
+                continue
             else:  # quiet, a gap, an interrupt or the end of a run: read what is saved
                 latest = await asyncio.to_thread(reader.head, game_id)
                 if latest == head and step is None:

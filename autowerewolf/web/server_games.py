@@ -13,7 +13,7 @@ from typing import Any
 
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
-from langgraph_sdk.schema import Command
+from langgraph_sdk.schema import Command, Thread, ThreadSelectField
 
 from autowerewolf.graph.builder import RECURSION_LIMIT
 from autowerewolf.players.seating import Seating
@@ -34,6 +34,10 @@ RUN_OPTIONS: dict[str, Any] = {
     "multitask_strategy": "reject",
     "stream_mode": ["updates"],
 }
+# What the web app reads of a thread. Without `select`, the server serializes the thread's
+# values (the whole game, every event) on every read: these reads happen at every step
+# while a seat waits for its next question.
+THREAD_FIELDS: list[ThreadSelectField] = ["thread_id", "status", "interrupts"]
 
 _client: LangGraphClient | None = None
 
@@ -72,7 +76,9 @@ async def thread_statuses() -> dict[str, str]:
     statuses: dict[str, str] = {}
     offset, page = 0, 500
     while True:
-        threads = await client().threads.search(metadata=GAME_TAG, limit=page, offset=offset)
+        threads = await client().threads.search(
+            metadata=GAME_TAG, limit=page, offset=offset, select=THREAD_FIELDS
+        )
         statuses.update({str(t["thread_id"]): str(t["status"]) for t in threads})
         if len(threads) < page:
             return statuses
@@ -94,7 +100,11 @@ async def waiting_for_humans() -> dict[str, dict[str, Any]]:
     offset, page = 0, 500
     while True:
         threads = await client().threads.search(
-            metadata=GAME_TAG, status="interrupted", limit=page, offset=offset
+            metadata=GAME_TAG,
+            status="interrupted",
+            limit=page,
+            offset=offset,
+            select=THREAD_FIELDS,
         )
         for thread in threads:
             if (pending := interrupt_of(thread)) is not None:
@@ -104,10 +114,17 @@ async def waiting_for_humans() -> dict[str, dict[str, Any]]:
         offset += page
 
 
+async def thread_of(game_id: str) -> Thread | None:
+    """The game's thread, its status and interrupts only; None if the server has none."""
+    found = await client().threads.search(ids=[game_id], limit=1, select=THREAD_FIELDS)
+    return found[0] if found else None
+
+
 async def pending_interrupt(game_id: str) -> dict[str, Any] | None:
     if not is_server_game(game_id):
         return None
-    return interrupt_of(await client().threads.get(game_id))
+    thread = await thread_of(game_id)
+    return interrupt_of(thread) if thread is not None else None
 
 
 def fork_into_database(game_id: str, ply: int, branch: str) -> None:

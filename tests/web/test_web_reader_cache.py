@@ -1,10 +1,14 @@
 """Reads of a whole game happen only when needed: the web reader reads a game's record once
 per checkpoint (a seat's page asks for its header and its question together at each turn),
-and the live stream reads every saved step only when a step was saved that it had not sent."""
+the live stream reads every saved step only when a step was saved that it had not sent and
+never while the server's run of the game plays (its steps come in the stream), and the
+server's thread reads never carry the thread's values (the whole game)."""
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from langgraph.types import Command
@@ -12,6 +16,7 @@ from langgraph.types import Command
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import GameRecord, Games
+from autowerewolf.web import server_games
 from autowerewolf.web.frames import PUBLIC
 from autowerewolf.web.humans import AnswerBox
 from autowerewolf.web.live import live_messages
@@ -19,13 +24,12 @@ from autowerewolf.web.reader import GameReader, Step
 from tests.fixed import SECRET
 from tests.graph.graph_helpers import first_option_answers
 
+SERVER_GAME = str(uuid.UUID(int=48))
 
-@pytest.fixture
-def waiting(tmp_path: Path) -> Iterator[tuple[Games, GameRecord, GameReader]]:
-    """A game waiting for its human seat P03, and a web reader of its database."""
-    db = tmp_path / "games.db"
+
+def _waiting(db: Path, game_id: str) -> Iterator[tuple[Games, GameRecord, GameReader]]:
     games = Games(db, create=True)
-    record = games.start("human", GameSetup(secret=SECRET, seed=5), Seating(seats={"P03": "human"}))
+    record = games.start(game_id, GameSetup(secret=SECRET, seed=5), Seating(seats={"P03": "human"}))
     assert record.status == "waiting"
     reader = GameReader(db)
     try:
@@ -33,6 +37,18 @@ def waiting(tmp_path: Path) -> Iterator[tuple[Games, GameRecord, GameReader]]:
     finally:
         reader.close()
         games.close()
+
+
+@pytest.fixture
+def waiting(tmp_path: Path) -> Iterator[tuple[Games, GameRecord, GameReader]]:
+    """A game waiting for its human seat P03, and a web reader of its database."""
+    yield from _waiting(tmp_path / "games.db", "human")
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Games, GameRecord, GameReader]]:
+    """The same game under a server game's id (a UUID)."""
+    yield from _waiting(tmp_path / "games.db", SERVER_GAME)
 
 
 def test_a_record_is_read_once_per_checkpoint(
@@ -87,6 +103,84 @@ def test_the_live_stream_reads_every_step_only_when_one_was_saved(
         await stream.aclose()
 
     asyncio.run(follow())
+
+
+class _Threads:
+    """The server's thread registry as the live stream reads it: a stream that stays
+    silent, and searches answered with the status set here (every search is kept)."""
+
+    def __init__(self) -> None:
+        self.status = "busy"
+        self.searches: list[dict[str, Any]] = []
+
+    async def join_stream(self, game_id: str) -> AsyncIterator[object]:
+        async def silent() -> AsyncIterator[object]:
+            await asyncio.Event().wait()
+            yield None  # never reached: the stream stays open and says nothing
+
+        return silent()
+
+    async def search(self, **query: Any) -> list[dict[str, Any]]:
+        self.searches.append(query)
+        ids = query.get("ids") or [SERVER_GAME]
+        return [{"thread_id": i, "status": self.status, "interrupts": {}} for i in ids]
+
+
+class _Client:
+    def __init__(self) -> None:
+        self.threads = _Threads()
+
+
+def test_while_the_server_runs_a_game_its_stream_waits_for_the_run_s_steps(
+    served: tuple[Games, GameRecord, GameReader], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The run's updates reach the stream after its checkpoints reach the database: a read of
+    # every step on seeing a newer checkpoint would compete with the run it is waiting for.
+    games, record, reader = served
+    client = _Client()
+    monkeypatch.setattr(server_games, "client", lambda: client)
+    reads: list[str] = []
+    steps = reader.steps
+
+    def counted(game_id: str) -> list[Step]:
+        reads.append(game_id)
+        return steps(game_id)
+
+    monkeypatch.setattr(reader, "steps", counted)
+
+    async def follow() -> None:
+        stream = live_messages(reader, AnswerBox(), SERVER_GAME, PUBLIC, -1)
+        kinds = [m["event"] async for m in _until(stream, "status")]
+        assert kinds[-2:] == ["ready", "status"] and reads == [SERVER_GAME]
+        games.resume(SERVER_GAME, first_option_answers(record))  # saved behind the stream
+        following = asyncio.ensure_future(stream.__anext__())
+        done, _ = await asyncio.wait({following}, timeout=1.5)
+        assert not done and reads == [SERVER_GAME], "the run plays: its steps are to come"
+        client.threads.status = "interrupted"  # the run ended; its steps never came
+        assert (await asyncio.wait_for(following, 5))["event"] == "frame"
+        assert reads == [SERVER_GAME, SERVER_GAME]
+        await stream.aclose()
+
+    asyncio.run(follow())
+
+
+def test_the_server_s_thread_reads_leave_out_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without a selection the server serializes the thread's values, every event of the
+    # game, on each read; the stream reads a thread after every step while a seat waits.
+    client = _Client()
+    monkeypatch.setattr(server_games, "client", lambda: client)
+    client.threads.status = "interrupted"
+
+    async def read_all() -> None:
+        assert await server_games.pending_interrupt(SERVER_GAME) is None  # no interrupt
+        assert await server_games.thread_statuses() == {SERVER_GAME: "interrupted"}
+        assert await server_games.waiting_for_humans() == {}
+
+    asyncio.run(read_all())
+    assert len(client.threads.searches) == 3
+    for query in client.threads.searches:
+        assert query["select"] and "values" not in query["select"]
+        assert {"status", "interrupts"} <= set(query["select"])
 
 
 async def _until(
