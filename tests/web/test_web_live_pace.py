@@ -2,9 +2,10 @@
 speeches one after another at a reading pace (the speaker marked on the circle) unless they
 choose to see each line at once, a choice the browser remembers; a seat's question is never
 held behind the pacing; the seat's answer clock counts down and says when the fallback
-answered; a tone marks each question by default; a seat hears of its death only once the
-table shown has it dead; and the spectator's night summary and phase timeline carry only
-what the public was told (the leak scan of tests/web/leaks.py)."""
+answered; a tone marks each question by default, and a hidden tab is notified of it; a
+seat hears of its death only once the table shown has it dead; and the spectator's night
+summary and phase timeline carry only what the public was told (the leak scan of
+tests/web/leaks.py)."""
 
 import itertools
 import threading
@@ -159,6 +160,43 @@ def test_a_tone_marks_each_question_unless_turned_off(browser: Any, server: Serv
         timeout=60_000,
     )
     assert page.evaluate("window.tones") == 1, "no tone once the seat turned it off"
+    tab.close()
+
+
+# A tab the person looked away from, where they allowed notifications: each notification
+# the page shows is kept (the headless browser shows none of its own).
+HIDDEN_TAB = """Object.defineProperty(document, 'hidden', { get: () => window.away });
+window.away = true;
+window.shown = [];
+window.Notification = class {
+  static permission = 'granted';
+  static requestPermission() { return Promise.resolve('granted'); }
+  constructor(title, options) { window.shown.push({ title, body: options.body }); }
+};"""
+
+
+def test_a_hidden_tab_is_notified_of_each_question(browser: Any, server: Server) -> None:
+    _, links = _links(server, HUMAN_P01)
+    tab = open_tab(browser, server, links["P01"])
+    page = tab.page
+    page.context.grant_permissions(["notifications"])
+    page.add_init_script(HIDDEN_TAB)
+    page.reload()
+    page.wait_for_selector("#decision", timeout=60_000)
+    question = page.inner_text("#decision .question")
+    assert page.evaluate("window.shown") == [
+        {"title": "AutoWerewolf: your turn", "body": question.split("\n")[0]}
+    ]
+    assert page.title().startswith("● Your turn")
+    assert not page.locator("#notify").count(), "permission given: nothing left to ask"
+    page.evaluate("window.away = false")  # the person looks at the tab again
+    key = send_first_option(page)
+    page.wait_for_function(
+        "k => { const d = document.querySelector('#decision'); return d && d.dataset.key !== k; }",
+        arg=key,
+        timeout=60_000,
+    )
+    assert len(page.evaluate("window.shown")) == 1, "a tab in view is not notified"
     tab.close()
 
 
