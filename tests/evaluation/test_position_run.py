@@ -179,6 +179,7 @@ def test_agents_are_checked_against_the_one_registry() -> None:
         check_agent("cmd:python3 agent.py")
 
 
+@pytest.mark.long  # a statistical check over a tournament's positions
 def test_heuristic_outscores_random_with_separated_intervals(
     study_db: Path, tmp_path: Path
 ) -> None:

@@ -103,6 +103,7 @@ def cells(data: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
             yield from cells(value, f"{path}/{i}")
 
 
+@pytest.mark.long  # a five-contestant tournament with every probe
 def test_the_issues_design_reports_citable_numbers(
     reported: tuple[Report, list[Any], Path],
 ) -> None:
