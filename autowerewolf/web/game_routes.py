@@ -16,8 +16,8 @@ from autowerewolf.web import server_games
 from autowerewolf.web.access import claims_of, require_game
 from autowerewolf.web.frames import GOD, PUBLIC, all_records, is_seat, me_json, record_detail
 from autowerewolf.web.frames import visible_records as records_for
-from autowerewolf.web.handling import read, runtime, seen_as
-from autowerewolf.web.humans import decision_json
+from autowerewolf.web.handling import read, runtime, seen_as, user_errors
+from autowerewolf.web.humans import question_of
 from autowerewolf.web.links import links_of
 from autowerewolf.web.live import live_messages
 
@@ -47,10 +47,11 @@ async def game(request: Request) -> Response:
 
 
 async def events(request: Request) -> Response:
-    game_id, _, _, audience = await seen_as(request)
+    game_id, claims, _, audience = await seen_as(request)
     last = request.headers.get("last-event-id", "")
     after = int(last) if last.isdigit() else -1
-    messages = live_messages(runtime.reader, runtime.box, game_id, audience, after)
+    own = claims.kind == "seat" and claims.seat == audience  # the seat's own page
+    messages = live_messages(runtime.reader, runtime.box, game_id, audience, after, own)
     return EventSourceResponse(messages, ping=15)
 
 
@@ -87,13 +88,9 @@ async def decision(request: Request) -> Response:
         return JSONResponse({"decision": None})
     if runtime.box.answered(game_id, pending["id"], seat):
         return JSONResponse({"decision": None, "answered": True})
-    if request.method == "POST":
-        runtime.box.shown(game_id, pending["id"], seat)
-    record_ = await read(runtime.reader.load, game_id)
-    error = (pending["value"].get("errors") or {}).get(seat)
-    asked = decision_json(record_.game, record_.events, seat, error)
-    if asked is not None:  # the answer time left, for the question card's clock
-        asked["time_left_s"] = runtime.box.time_left_s(game_id, pending)
+    shown = request.method == "POST"
+    with user_errors():
+        asked = await question_of(runtime.reader, runtime.box, game_id, pending, seat, shown)
     return JSONResponse({"decision": asked})
 
 

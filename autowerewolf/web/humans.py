@@ -29,6 +29,7 @@ from autowerewolf.rules.state import GameState
 from autowerewolf.rules.steps import takes_text
 from autowerewolf.rules.views import seat_view
 from autowerewolf.web import server_games
+from autowerewolf.web.reader import GameReader
 
 
 @dataclass
@@ -124,6 +125,31 @@ class AnswerBox:
                 if await self._collect(game_id, pending, silent):
                     resumed.append(game_id)
         return resumed
+
+
+async def question_of(
+    reader: GameReader,
+    box: AnswerBox,
+    game_id: str,
+    pending: dict[str, Any],
+    seat: str,
+    shown: bool = True,
+    known: tuple[GameState, list[Event]] | None = None,
+) -> dict[str, Any] | None:
+    """The question `pending` asks `seat`, as its page shows it (None if it asks nothing),
+    with the answer time left; if `shown`, the seat's answer time counts from now.
+    `known`: the game and its events as the caller holds them (the live stream's newest
+    step), used if they pose this very question; else the saved game is read."""
+    if shown:
+        box.shown(game_id, pending["id"], seat)
+    error = (pending["value"].get("errors") or {}).get(seat)
+    asked = decision_json(*known, seat, error) if known is not None else None
+    if asked is None or asked["key"] != pending["value"]["key"]:
+        record = await asyncio.to_thread(reader.load, game_id)
+        asked = decision_json(record.game, record.events, seat, error)
+    if asked is not None:  # the answer time left, for the question card's clock
+        asked["time_left_s"] = box.time_left_s(game_id, pending)
+    return asked
 
 
 def answered_key(body: object) -> str:

@@ -25,10 +25,12 @@ from typing import Any
 from langgraph_sdk.schema import StreamPart
 
 from autowerewolf.graph.state import events_of, game_of, records_of
+from autowerewolf.rules.events import Event
+from autowerewolf.rules.state import GameState
 from autowerewolf.seeding import is_server_game
 from autowerewolf.web import server_games
 from autowerewolf.web.frames import GOD, PUBLIC, Framer
-from autowerewolf.web.humans import AnswerBox
+from autowerewolf.web.humans import AnswerBox, question_of
 from autowerewolf.web.reader import GameReader, Step
 
 log = logging.getLogger(__name__)
@@ -67,6 +69,7 @@ class Status:
     def __init__(self, reader: GameReader, box: AnswerBox, game_id: str, audience: str):
         self.reader, self.box, self.game_id, self.audience = reader, box, game_id, audience
         self.running = False  # a run of this server plays the game, as of the last check
+        self.pending: dict[str, Any] | None = None  # the question of the last turn found
 
     async def now(self, over: bool) -> dict[str, Any]:
         self.running = False
@@ -95,14 +98,34 @@ class Status:
             and not self.box.answered(self.game_id, pending["id"], self.audience)
         ):
             # The interrupt's id: a new question, or the same one asked again after an error.
+            self.pending = pending
             return {"status": status, "turn": pending["id"]}
         return {"status": status, "turn": None}
 
+    async def told(
+        self, current: dict[str, Any], known: tuple[GameState, list[Event]] | None
+    ) -> dict[str, Any]:
+        """The status as sent to the seat's own page: a turn carries its question, which
+        the page shows at once (a request for it would cost a round trip per question),
+        made from the game the stream holds (`known`) when that game poses it."""
+        if not current.get("turn") or self.pending is None:
+            return current
+        asked = await question_of(
+            self.reader, self.box, self.game_id, self.pending, self.audience, known=known
+        )
+        return {**current, "decision": asked}
+
 
 async def live_messages(
-    reader: GameReader, box: AnswerBox, game_id: str, audience: str, after: int
+    reader: GameReader,
+    box: AnswerBox,
+    game_id: str,
+    audience: str,
+    after: int,
+    seat_page: bool = False,
 ) -> AsyncIterator[dict[str, str]]:
-    """The SSE messages for one audience, skipping frames up to number `after`."""
+    """The SSE messages for one audience, skipping frames up to number `after`; with
+    `seat_page` (the seat's own link asks), each of its turns comes with its question."""
     queue: asyncio.Queue[StreamPart] = asyncio.Queue()
     pump = None
     if is_server_game(game_id):
@@ -112,13 +135,19 @@ async def live_messages(
     quiet = SOON_S
     head = await asyncio.to_thread(reader.head, game_id)
 
+    # The game as of the newest step sent, with every event so far: what a seat's question
+    # is made from, without reading the saved game again.
+    game: GameState | None = None
+    events: list[Event] = []
+
     def emit(steps: list[Step]) -> list[dict[str, str]]:
-        nonlocal sent, last_ply, over
+        nonlocal sent, last_ply, over, game
         messages = []
         for step in steps:
             if step.game.ply <= last_ply:
                 continue  # already sent from the backlog
-            last_ply, over = step.game.ply, step.game.is_over
+            last_ply, over, game = step.game.ply, step.game.is_over, step.game
+            events.extend(step.events)
             frame = framer.frame(step)
             if frame is None:
                 continue
@@ -138,7 +167,9 @@ async def live_messages(
                 current = await status.now(over)
                 if current != last_status:
                     last_status = current
-                    yield {"event": "status", "data": json.dumps(current)}
+                    known = (game, events) if game is not None else None
+                    told = await status.told(current, known) if seat_page else current
+                    yield {"event": "status", "data": json.dumps(told)}
             if over:
                 yield {"event": "end", "data": "{}"}
                 return

@@ -1,6 +1,6 @@
-"""A human seat's page in headless Chromium: a stale tab's answer is refused, what just
-happened stays beside the question at desktop and phone widths, and a dead seat and the end
-are told in words."""
+"""A human seat's page in headless Chromium: each question comes in the seat's stream, a
+stale tab's answer is refused, what just happened stays beside the question at desktop and
+phone widths, and a dead seat and the end are told in words."""
 
 from typing import Any
 
@@ -41,28 +41,63 @@ def _in_viewport(tab: Tab, selector: str) -> bool:
     )
 
 
+# The page's event stream, delayed while `window.held` (a tab on a slow connection): the
+# messages read meanwhile reach the page once it is released.
+HELD_STREAM = """window.held = false;
+const fetched = window.fetch;
+window.fetch = async (...args) => {
+  const response = await fetched(...args);
+  if (!String(args[0]).includes('/events')) return response;
+  const reader = response.body.getReader();
+  const body = new ReadableStream({ async pull(controller) {
+    const { value, done } = await reader.read();
+    while (window.held) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (done) controller.close(); else controller.enqueue(value);
+  } });
+  return new Response(body, { status: response.status, headers: response.headers });
+};"""
+NEXT = "k => { const d = document.querySelector('#decision'); return d && d.dataset.key !== k; }"
+
+
 def test_a_stale_tab_is_told_its_question_has_passed(browser: Any, server: Server) -> None:
     link = _human_game(server, 126)[1]
     fresh, stale = open_tab(browser, server, link), open_tab(browser, server, link)
+    stale.page.add_init_script(HELD_STREAM)
+    stale.page.reload()
     for tab in (fresh, stale):
         tab.page.wait_for_selector("#decision", timeout=60_000)
     first_key = stale.page.get_attribute("#decision", "data-key")
-    held: list[Any] = []  # the stale tab hears of no new question: its page stays as it was
-    stale.page.route("**/decision", lambda route: held.append(route))
+    stale.page.evaluate("window.held = true")  # the stale tab hears of no new question
     send_first_option(fresh.page)
-    fresh.page.wait_for_function(
-        "k => { const d = document.querySelector('#decision'); return d && d.dataset.key !== k; }",
-        arg=first_key,
-        timeout=60_000,
-    )
+    fresh.page.wait_for_function(NEXT, arg=first_key, timeout=60_000)
     assert stale.page.get_attribute("#decision", "data-key") == first_key
     send_first_option(stale.page, "Too late.")
     stale.page.wait_for_selector("#seat-panel .error[role=alert]")
     assert "this question has passed" in stale.page.inner_text("#seat-panel")
-    for route in held:
-        route.abort()
+    # Refused, the tab asks what is asked now: the question the fresh tab shows.
+    stale.page.wait_for_function(NEXT, arg=first_key, timeout=10_000)
+    asked = fresh.page.get_attribute("#decision", "data-key")
+    assert stale.page.get_attribute("#decision", "data-key") == asked
+    stale.page.evaluate("window.held = false")
     fresh.close()
     stale.close()
+
+
+def test_each_question_comes_in_the_seat_s_stream(browser: Any, server: Server) -> None:
+    # The status naming the seat's turn carries its question: a request for it after the
+    # status would add a round trip to every answer's wait for the next question.
+    tab = open_tab(browser, server, _human_game(server, 126)[1])
+    page = tab.page
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/decision") else None)
+    page.wait_for_selector("#decision", timeout=60_000)
+    keys = [page.get_attribute("#decision", "data-key")]
+    for _ in range(3):
+        send_first_option(page)
+        page.wait_for_function(NEXT, arg=keys[-1], timeout=60_000)
+        keys.append(page.get_attribute("#decision", "data-key"))
+    assert len(set(keys)) == 4 and asked == []
+    tab.close()
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])

@@ -157,6 +157,7 @@ export function GamePage({ gameId, me }) {
       onPlay=${() => { if (!playing && position === null) setPosition(0); setPlaying(!playing); }}
       onBranch=${branch} />`}
     ${me.kind === "seat" && html`<${SeatPanel} gameId=${gameId} turn=${status ? status.turn : null}
+      asked=${status ? status.decision : null}
       recent=${visible.filter((e) => !DIVIDER_KINDS.has(e.kind)).slice(-RECENT_LINES)}
       ending=${over ? frame.ending : null} death=${death} />`}
     <div class="board">

@@ -126,20 +126,23 @@ function SoundToggle() {
       title="a notification when it is your turn and this tab is hidden">notify me too</button>`}</span>`;
 }
 
-export function SeatPanel({ gameId, turn, recent, ending, death }) {
+export function SeatPanel({ gameId, turn, asked, recent, ending, death }) {
   const [decision, setDecision] = useState(null);
   const [note, setNote] = useState(null);
   const [error, setError] = useState(null);
   const [lapsed, setLapsed] = useState(null); // the key of a question whose time ran out
   useEffect(() => { announce(decision); }, [decision && decision.key, decision && decision.error]);
   useEffect(() => () => { document.title = TITLE; }, []);
-  // A POST: the page shows the question now, so the seat's answer time starts now.
+  const show = (question) => {
+    setDecision(question);
+    if (question) setNote(null);
+  };
+  // The stream's status names each question this seat is asked (`turn`) and brings it
+  // (`asked`): it is shown as soon as the server has it, with no request of its own.
+  useEffect(() => { show(asked || null); }, [gameId, turn]);
+  // A refused answer asks the server what is asked now (a POST: the page shows it now).
   const load = () =>
-    post(`/aw/games/${encodeURIComponent(gameId)}/decision`, {}).then((body) => {
-      setDecision(body.decision);
-      if (body.decision) setNote(null);
-    }, setError);
-  useEffect(() => { load(); }, [gameId, turn]);
+    post(`/aw/games/${encodeURIComponent(gameId)}/decision`, {}).then((body) => show(body.decision), setError);
   // A note about an answer means nothing once the seat has died or the game has ended.
   useEffect(() => { if (death || ending) { setNote(null); setLapsed(null); } }, [death, ending]);
   const passed = (failure) => {
