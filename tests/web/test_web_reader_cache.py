@@ -1,7 +1,8 @@
 """Reads of a whole game happen only when needed: the web reader reads a game's record once
 per checkpoint (a seat's page asks for its header and its question together at each turn),
 the live stream reads every saved step only when a step was saved that it had not sent and
-never while the server's run of the game plays (its steps come in the stream), and the
+never while the server's run of the game plays (its steps come in the stream), a seat's
+question is made from the game the stream holds unless the stream is behind, and the
 server's thread reads never carry the thread's values (the whole game)."""
 
 import asyncio
@@ -18,7 +19,7 @@ from autowerewolf.rules.config import GameSetup
 from autowerewolf.runner import GameRecord, Games
 from autowerewolf.web import server_games
 from autowerewolf.web.frames import PUBLIC
-from autowerewolf.web.humans import AnswerBox
+from autowerewolf.web.humans import AnswerBox, question_of
 from autowerewolf.web.live import live_messages
 from autowerewolf.web.reader import GameReader, Step
 from tests.fixed import SECRET
@@ -103,6 +104,37 @@ def test_the_live_stream_reads_every_step_only_when_one_was_saved(
         await stream.aclose()
 
     asyncio.run(follow())
+
+
+def test_a_seat_s_question_is_made_from_the_stream_s_game_unless_it_is_behind(
+    waiting: tuple[Games, GameRecord, GameReader], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The live stream hands a seat's turn its question from the game it holds; a stream
+    # still behind the run (its newest step poses another question, or none) must not show
+    # that one: the saved game is read instead.
+    _, record, reader = waiting
+    reads: list[str] = []
+    load = reader.load
+
+    def counted(game_id: str) -> GameRecord:
+        reads.append(game_id)
+        return load(game_id)
+
+    monkeypatch.setattr(reader, "load", counted)
+    interrupt = record.interrupts[-1]
+    pending = {"id": interrupt["id"], "value": interrupt}
+    steps = reader.steps("human")
+    events = [e for step in steps for e in step.events]
+    behind = [e for step in steps[:-1] for e in step.events]
+    box = AnswerBox()
+
+    def asked(known: tuple[Any, list[Any]]) -> dict[str, Any] | None:
+        return asyncio.run(question_of(reader, box, "human", pending, "P03", known=known))
+
+    now = asked((steps[-1].game, events))
+    assert now is not None and now["key"] == interrupt["key"] and reads == []
+    late = asked((steps[-2].game, behind))
+    assert late == now and reads == ["human"]
 
 
 class _Threads:
