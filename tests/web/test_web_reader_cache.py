@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from langgraph.types import Command
+from langgraph_sdk.schema import StreamPart
 
 from autowerewolf.players.seating import Seating
 from autowerewolf.rules.config import GameSetup
@@ -138,19 +139,22 @@ def test_a_seat_s_question_is_made_from_the_stream_s_game_unless_it_is_behind(
 
 
 class _Threads:
-    """The server's thread registry as the live stream reads it: a stream that stays
-    silent, and searches answered with the status set here (every search is kept)."""
+    """The server's thread registry as the live stream reads it: a stream that says what
+    is put in `parts` (at once, as a burst), and searches answered with the status set
+    here (every search is kept)."""
 
     def __init__(self) -> None:
         self.status = "busy"
         self.searches: list[dict[str, Any]] = []
+        self.parts: asyncio.Queue[list[StreamPart]] = asyncio.Queue()
 
-    async def join_stream(self, game_id: str) -> AsyncIterator[object]:
-        async def silent() -> AsyncIterator[object]:
-            await asyncio.Event().wait()
-            yield None  # never reached: the stream stays open and says nothing
+    async def join_stream(self, game_id: str) -> AsyncIterator[StreamPart]:
+        async def parts() -> AsyncIterator[StreamPart]:
+            while True:
+                for part in await self.parts.get():
+                    yield part
 
-        return silent()
+        return parts()
 
     async def search(self, **query: Any) -> list[dict[str, Any]]:
         self.searches.append(query)
@@ -191,6 +195,37 @@ def test_while_the_server_runs_a_game_its_stream_waits_for_the_run_s_steps(
         client.threads.status = "interrupted"  # the run ended; its steps never came
         assert (await asyncio.wait_for(following, 5))["event"] == "frame"
         assert reads == [SERVER_GAME, SERVER_GAME]
+        await stream.aclose()
+
+    asyncio.run(follow())
+
+
+def test_a_burst_of_steps_is_framed_before_the_status_is_read_again(
+    served: tuple[Games, GameRecord, GameReader], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A status read is a request into the server: one per queued update would compete with
+    # the run the seat waits for, and the run's end comes after its last update anyway.
+    games, record, reader = served
+    client = _Client()
+    monkeypatch.setattr(server_games, "client", lambda: client)
+
+    def saved_after() -> list[Step]:
+        return [s for s in reader.steps(SERVER_GAME) if s.game.ply > record.game.ply]
+
+    async def follow() -> None:
+        stream = live_messages(reader, AnswerBox(), SERVER_GAME, PUBLIC, -1)
+        assert [m async for m in _until(stream, "status")][-1]["event"] == "status"
+        later = record
+        while len(new := saved_after()) < 4:
+            later = games.resume(SERVER_GAME, first_option_answers(later))
+        client.threads.parts.put_nowait(
+            [StreamPart("updates", {"step": {"game": s.game, "events": s.events}}) for s in new]
+        )
+        reads_at_frame = []
+        for _ in new:
+            assert (await asyncio.wait_for(stream.__anext__(), 5))["event"] == "frame"
+            reads_at_frame.append(len(client.threads.searches))
+        assert len(set(reads_at_frame)) == 1, "no status read between the burst's frames"
         await stream.aclose()
 
     asyncio.run(follow())
