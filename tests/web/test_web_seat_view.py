@@ -1,6 +1,7 @@
-"""A human seat's page in headless Chromium: each question comes in the seat's stream, a
-stale tab's answer is refused, what just happened stays beside the question at desktop and
-phone widths, and a dead seat and the end are told in words."""
+"""A human seat's page in headless Chromium: each question comes in the seat's stream (and
+stays when it comes before the reply to the answer before it), a stale tab's answer is
+refused, what just happened stays beside the question at desktop and phone widths, and a
+dead seat and the end are told in words."""
 
 from typing import Any
 
@@ -97,6 +98,25 @@ def test_each_question_comes_in_the_seat_s_stream(browser: Any, server: Server) 
         page.wait_for_function(NEXT, arg=keys[-1], timeout=60_000)
         keys.append(page.get_attribute("#decision", "data-key"))
     assert len(set(keys)) == 4 and asked == []
+    tab.close()
+
+
+def test_the_next_question_stays_when_it_comes_before_the_answer_s_reply(
+    browser: Any, server: Server
+) -> None:
+    tab = open_tab(browser, server, _human_game(server, 126)[1])
+    page = tab.page
+    page.wait_for_selector("#decision", timeout=60_000)
+    held: list[tuple[Any, Any]] = []  # the answer reaches the server; its reply waits here
+    page.route("**/answer", lambda route: held.append((route, route.fetch())))
+    first = send_first_option(page)
+    page.wait_for_function(NEXT, arg=first, timeout=60_000)
+    second = page.get_attribute("#decision", "data-key")
+    with page.expect_response("**/answer"):
+        for route, reply in held:
+            route.fulfill(response=reply)
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert page.get_attribute("#decision", "data-key") == second, "the reply clears only its own"
     tab.close()
 
 

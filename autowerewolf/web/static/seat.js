@@ -64,7 +64,7 @@ function DecisionForm({ gameId, decision, recent, onAnswered, onPassed, onExpire
   // The answer names its question: a tab left on an earlier one is refused (409).
   const { busy, error, submit } = useSubmit(async () => {
     try {
-      onAnswered(await post(`/aw/games/${encodeURIComponent(gameId)}/answer`, { key: decision.key, option, text }));
+      onAnswered(await post(`/aw/games/${encodeURIComponent(gameId)}/answer`, { key: decision.key, option, text }), decision);
     } catch (failure) {
       if (failure.status === 409) onPassed(failure);
       throw failure;
@@ -149,9 +149,11 @@ export function SeatPanel({ gameId, turn, asked, recent, ending, death }) {
     setError(failure);
     load();
   };
-  const answered = (result) => {
+  // The next question may be on the page before the answer's reply: only the question
+  // answered leaves it.
+  const answered = (result, question) => {
     setLapsed(null);
-    setDecision(null);
+    setDecision((shown) => (shown === question ? null : shown));
     setNote(result.resumed ? "Answer sent." : "Answer sent; waiting for the other seats asked.");
   };
   // Once the server has moved past a question whose time ran out, its fallback answered.
