@@ -12,7 +12,8 @@ from the stream). The status is checked whenever the stream has nothing more que
 after the stream was last heard, then less and less often.
 
 Messages: `frame` (id = the frame's number, so `Last-Event-ID` resumes), `ready` after the
-backlog, `status` when it changes, `end` when the game is over.
+backlog, `status` when it changes (on a seat's own page, the status of its turn carries
+the question: `decision`, as the decision route gives it), `end` when the game is over.
 """
 
 import asyncio
