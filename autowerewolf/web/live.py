@@ -108,11 +108,13 @@ class Status:
     ) -> dict[str, Any]:
         """The status as sent to the seat's own page: a turn carries its question, which
         the page shows at once (a request for it would cost a round trip per question),
-        made from the game the stream holds (`known`) when that game poses it."""
+        made from the game the stream holds (`known`) when that game poses it. A GET
+        changes nothing: the seat's answer time starts with the page's POST of
+        /decision (docs/security.md), which the page sends beside showing it."""
         if not current.get("turn") or self.pending is None:
             return current
         asked = await question_of(
-            self.reader, self.box, self.game_id, self.pending, self.audience, known=known
+            self.reader, self.box, self.game_id, self.pending, self.audience, False, known
         )
         return {**current, "decision": asked}
 

@@ -4,6 +4,7 @@ the security headers, no GET changes anything or reads with a session named in t
 a seat's answer time starts only with an explicit POST, and Studio's UI, a page of another
 origin, is refused (docs/security.md, docs/architecture.md)."""
 
+import json
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -162,12 +163,29 @@ def next_decision(seat: httpx.Client, game: str) -> dict[str, Any]:
     raise AssertionError("the seat was asked nothing for 60 s")
 
 
+def streamed_decision(seat: httpx.Client, game: str) -> dict[str, Any]:
+    """The question the seat's own event stream brings with its turn (a GET, as its page
+    reads it)."""
+    event = ""
+    with seat.stream("GET", f"/aw/games/{game}/events", timeout=60) as response:
+        for line in response.iter_lines():
+            if line.startswith("event:"):
+                event = line[6:].strip()
+            elif event == "status" and line.startswith("data:"):
+                decision = json.loads(line[5:]).get("decision")
+                if decision is not None:
+                    return dict(decision)
+    raise AssertionError("the seat's stream ended without a question")
+
+
 def test_only_a_post_starts_a_seats_answer_time(server: Server) -> None:
     table, wait_s = waiting_game(server, P03_VILLAGER), 1.5
     with server.client(table.seat) as seat:
         next_decision(seat, table.game)  # a GET reads the question
+        streamed = streamed_decision(seat, table.game)  # and so does the seat's stream
         time.sleep(wait_s)
         decision = seat.post(f"/aw/games/{table.game}/decision", json={}).json()["decision"]
+        assert streamed["key"] == decision["key"]
         answer_now(server, table.game, seat, decision)
         assert human_latencies(server, table.game)[-1] < wait_s  # counted from the POST
         next_decision(seat, table.game)

@@ -137,12 +137,17 @@ export function SeatPanel({ gameId, turn, asked, recent, ending, death }) {
     setDecision(question);
     if (question) setNote(null);
   };
+  const decisionPath = `/aw/games/${encodeURIComponent(gameId)}/decision`;
   // The stream's status names each question this seat is asked (`turn`) and brings it
-  // (`asked`): it is shown as soon as the server has it, with no request of its own.
-  useEffect(() => { show(asked || null); }, [gameId, turn]);
+  // (`asked`): it is shown as soon as the server has it, without waiting for a request.
+  // A GET changes nothing, so the POST beside it starts the seat's answer time; its reply
+  // is the question shown already (a question passed meanwhile is the stream's to tell).
+  useEffect(() => {
+    show(asked || null);
+    if (asked) post(decisionPath, {}).catch(() => {});
+  }, [gameId, turn]);
   // A refused answer asks the server what is asked now (a POST: the page shows it now).
-  const load = () =>
-    post(`/aw/games/${encodeURIComponent(gameId)}/decision`, {}).then((body) => show(body.decision), setError);
+  const load = () => post(decisionPath, {}).then((body) => show(body.decision), setError);
   // A note about an answer means nothing once the seat has died or the game has ended.
   useEffect(() => { if (death || ending) { setNote(null); setLapsed(null); } }, [death, ending]);
   const passed = (failure) => {
