@@ -89,9 +89,22 @@ async def decision(request: Request) -> Response:
     if runtime.box.answered(game_id, pending["id"], seat):
         return JSONResponse({"decision": None, "answered": True})
     shown = request.method == "POST"
+    if shown and await _names_the_question(request, pending):
+        # The page has the question from its stream: its time starts; nothing to read.
+        runtime.box.shown(game_id, pending["id"], seat)
+        return JSONResponse({"shown": pending["value"]["key"]})
     with user_errors():
         asked = await question_of(runtime.reader, runtime.box, game_id, pending, seat, shown)
     return JSONResponse({"decision": asked})
+
+
+async def _names_the_question(request: Request, pending: dict[str, Any]) -> bool:
+    """Whether a POST's body is `{"key": K}` with K the key of the pending question."""
+    try:
+        body = await request.json()
+    except ValueError:  # no body, or not JSON: the plain request for the question
+        return False
+    return isinstance(body, dict) and body.get("key") == pending["value"]["key"]
 
 
 async def answer(request: Request) -> Response:

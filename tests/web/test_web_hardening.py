@@ -184,9 +184,10 @@ def test_only_a_post_starts_a_seats_answer_time(server: Server) -> None:
         next_decision(seat, table.game)  # a GET reads the question
         streamed = streamed_decision(seat, table.game)  # and so does the seat's stream
         time.sleep(wait_s)
-        decision = seat.post(f"/aw/games/{table.game}/decision", json={}).json()["decision"]
-        assert streamed["key"] == decision["key"]
-        answer_now(server, table.game, seat, decision)
+        # The page shows the streamed question and POSTs its key: its time starts now.
+        shown = seat.post(f"/aw/games/{table.game}/decision", json={"key": streamed["key"]})
+        assert shown.json() == {"shown": streamed["key"]}
+        answer_now(server, table.game, seat, streamed)
         assert human_latencies(server, table.game)[-1] < wait_s  # counted from the POST
         next_decision(seat, table.game)
         decision = seat.post(f"/aw/games/{table.game}/decision", json={}).json()["decision"]

@@ -140,11 +140,11 @@ export function SeatPanel({ gameId, turn, asked, recent, ending, death }) {
   const decisionPath = `/aw/games/${encodeURIComponent(gameId)}/decision`;
   // The stream's status names each question this seat is asked (`turn`) and brings it
   // (`asked`): it is shown as soon as the server has it, without waiting for a request.
-  // A GET changes nothing, so the POST beside it starts the seat's answer time; its reply
-  // is the question shown already (a question passed meanwhile is the stream's to tell).
+  // A GET changes nothing, so the POST beside it, naming the question, starts the seat's
+  // answer time (a question passed meanwhile is the stream's to tell).
   useEffect(() => {
     show(asked || null);
-    if (asked) post(decisionPath, {}).catch(() => {});
+    if (asked) post(decisionPath, { key: asked.key }).catch(() => {});
   }, [gameId, turn]);
   // A refused answer asks the server what is asked now (a POST: the page shows it now).
   const load = () => post(decisionPath, {}).then((body) => show(body.decision), setError);
