@@ -29,6 +29,19 @@ from tests.graph.graph_helpers import first_option_answers
 SERVER_GAME = str(uuid.UUID(int=48))
 
 
+def counted_reads(monkeypatch: pytest.MonkeyPatch, reader: object, method: str) -> list[str]:
+    """The game ids `reader.method` is called with from now on, in order (it still reads)."""
+    reads: list[str] = []
+    read = getattr(reader, method)
+
+    def counted(game_id: str) -> Any:
+        reads.append(game_id)
+        return read(game_id)
+
+    monkeypatch.setattr(reader, method, counted)
+    return reads
+
+
 def _waiting(db: Path, game_id: str) -> Iterator[tuple[Games, GameRecord, GameReader]]:
     games = Games(db, create=True)
     record = games.start(game_id, GameSetup(secret=SECRET, seed=5), Seating(seats={"P03": "human"}))
@@ -57,14 +70,7 @@ def test_a_record_is_read_once_per_checkpoint(
     waiting: tuple[Games, GameRecord, GameReader], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     games, record, reader = waiting
-    reads: list[str] = []
-    peek = reader.games.peek
-
-    def counted(game_id: str) -> object:
-        reads.append(game_id)
-        return peek(game_id)
-
-    monkeypatch.setattr(reader.games, "peek", counted)
+    reads = counted_reads(monkeypatch, reader.games, "peek")
     first = reader.load("human")
     assert reader.row("human").steps == first.game.ply and reader.load("human") is first
     assert reads == ["human"]
@@ -80,14 +86,7 @@ def test_the_live_stream_reads_every_step_only_when_one_was_saved(
     # A new checkpoint that adds no step (a question asked again after an illegal answer)
     # must not cost a read of the whole game: that read delays the next question's status.
     games, record, reader = waiting
-    reads: list[str] = []
-    steps = reader.steps
-
-    def counted(game_id: str) -> list[Step]:
-        reads.append(game_id)
-        return steps(game_id)
-
-    monkeypatch.setattr(reader, "steps", counted)
+    reads = counted_reads(monkeypatch, reader, "steps")
 
     async def follow() -> None:
         stream = live_messages(reader, AnswerBox(), "human", PUBLIC, -1)
@@ -114,14 +113,7 @@ def test_a_seat_s_question_is_made_from_the_stream_s_game_unless_it_is_behind(
     # still behind the run (its newest step poses another question, or none) must not show
     # that one: the saved game is read instead.
     _, record, reader = waiting
-    reads: list[str] = []
-    load = reader.load
-
-    def counted(game_id: str) -> GameRecord:
-        reads.append(game_id)
-        return load(game_id)
-
-    monkeypatch.setattr(reader, "load", counted)
+    reads = counted_reads(monkeypatch, reader, "load")
     interrupt = record.interrupts[-1]
     pending = {"id": interrupt["id"], "value": interrupt}
     steps = reader.steps("human")
@@ -175,14 +167,7 @@ def test_while_the_server_runs_a_game_its_stream_waits_for_the_run_s_steps(
     games, record, reader = served
     client = _Client()
     monkeypatch.setattr(server_games, "client", lambda: client)
-    reads: list[str] = []
-    steps = reader.steps
-
-    def counted(game_id: str) -> list[Step]:
-        reads.append(game_id)
-        return steps(game_id)
-
-    monkeypatch.setattr(reader, "steps", counted)
+    reads = counted_reads(monkeypatch, reader, "steps")
 
     async def follow() -> None:
         stream = live_messages(reader, AnswerBox(), SERVER_GAME, PUBLIC, -1)
