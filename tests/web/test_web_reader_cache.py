@@ -7,7 +7,7 @@ server's thread reads never carry the thread's values (the whole game)."""
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,18 @@ def counted_reads(monkeypatch: pytest.MonkeyPatch, reader: object, method: str) 
 
     monkeypatch.setattr(reader, method, counted)
     return reads
+
+
+async def held_then_sent(
+    stream: AsyncIterator[dict[str, Any]], held_s: float, unblock: Callable[[], None]
+) -> str:
+    """The event `stream` sends once `unblock()` has run, after it sent nothing for `held_s`
+    (one wait throughout: a cancelled wait would close the stream)."""
+    following = asyncio.ensure_future(stream.__anext__())
+    done, _ = await asyncio.wait({following}, timeout=held_s)
+    assert not done, f"the stream sent something within {held_s} s"
+    unblock()
+    return str((await asyncio.wait_for(following, 5))["event"])
 
 
 def _waiting(db: Path, game_id: str) -> Iterator[tuple[Games, GameRecord, GameReader]]:
@@ -94,12 +106,13 @@ def test_the_live_stream_reads_every_step_only_when_one_was_saved(
         assert kinds[-2:] == ["ready", "status"] and reads == ["human"]
         again = games._run("human", Command(resume={"P03": {"option": "P99"}}), None)
         assert again.game.ply == record.game.ply and "not legal" in str(again.interrupts[-1])
-        # The stream's checks grow to a second apart; a cancelled wait would close it.
-        following = asyncio.ensure_future(stream.__anext__())
-        done, _ = await asyncio.wait({following}, timeout=2.5)
-        assert not done and reads == ["human"], "no step was saved: nothing to read"
-        games.resume("human", first_option_answers(record))
-        assert (await asyncio.wait_for(following, 5))["event"] == "frame"
+
+        def save_a_step() -> None:
+            assert reads == ["human"], "no step was saved: nothing to read"
+            games.resume("human", first_option_answers(record))
+
+        # The stream's checks grow to a second apart.
+        assert await held_then_sent(stream, 2.5, save_a_step) == "frame"
         assert reads == ["human", "human"]
         await stream.aclose()
 
@@ -174,11 +187,12 @@ def test_while_the_server_runs_a_game_its_stream_waits_for_the_run_s_steps(
         kinds = [m["event"] async for m in _until(stream, "status")]
         assert kinds[-2:] == ["ready", "status"] and reads == [SERVER_GAME]
         games.resume(SERVER_GAME, first_option_answers(record))  # saved behind the stream
-        following = asyncio.ensure_future(stream.__anext__())
-        done, _ = await asyncio.wait({following}, timeout=1.5)
-        assert not done and reads == [SERVER_GAME], "the run plays: its steps are to come"
-        client.threads.status = "interrupted"  # the run ended; its steps never came
-        assert (await asyncio.wait_for(following, 5))["event"] == "frame"
+
+        def end_the_run() -> None:
+            assert reads == [SERVER_GAME], "the run plays: its steps are to come"
+            client.threads.status = "interrupted"  # the run ended; its steps never came
+
+        assert await held_then_sent(stream, 1.5, end_the_run) == "frame"
         assert reads == [SERVER_GAME, SERVER_GAME]
         await stream.aclose()
 
