@@ -247,10 +247,14 @@ def test_a_seat_hears_of_its_death_only_once_the_shown_table_has_it_dead(
     tab = open_tab(browser, server, links["P01"])
     page = tab.page
     header_path = f"/aw/games/{game}"
+    from playwright.sync_api import Error as PlaywrightError  # the browser fixture's package
 
     def dead_header(route: Any) -> None:
-        response = route.fetch()
-        body = response.json()
+        try:
+            response = route.fetch()
+            body = response.json()
+        except PlaywrightError:  # the page that asked is gone (the reload, the tab's close)
+            return
         body["me"]["death"] = "You died on day 1: a test says so."
         route.fulfill(response=response, json=body)
 
